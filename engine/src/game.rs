@@ -1,0 +1,188 @@
+//! The interface every game implements.
+
+use crate::movelist::MoveList;
+use std::fmt::Debug;
+use std::hash::Hash;
+use thiserror::Error;
+
+/// A side: White moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    /// The side that moves first, playing up the board.
+    White = 0,
+    /// The second side.
+    Black = 1,
+}
+
+impl Color {
+    /// The other side.
+    #[inline]
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// `W` or `B`, as in position texts.
+    pub fn letter(self) -> char {
+        match self {
+            Color::White => 'W',
+            Color::Black => 'B',
+        }
+    }
+
+    /// `white` or `black`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+/// Which of the two games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Freeling's Bushka, 10x10.
+    Bushka,
+    /// Russian column draughts, 8x8.
+    Bashnya,
+}
+
+impl GameKind {
+    /// The lower-case name used on the command line and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Bushka => "bushka",
+            GameKind::Bashnya => "bashnya",
+        }
+    }
+}
+
+impl std::str::FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "bushka" => Ok(GameKind::Bushka),
+            "bashnya" | "bashni" => Ok(GameKind::Bashnya),
+            _ => Err(format!("unknown game '{s}' (expected bushka or bashnya)")),
+        }
+    }
+}
+
+/// The end of a game, from the rules' point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The given side won (its opponent had no legal move).
+    Win(Color),
+    /// Drawn (threefold repetition or adjudication).
+    Draw,
+}
+
+/// Why a position text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The overall shape is wrong (missing fields, bad side letter, ...).
+    #[error("malformed position: {0}")]
+    Malformed(String),
+    /// A square name that does not exist on this board.
+    #[error("unknown square '{0}'")]
+    UnknownSquare(String),
+    /// The same square given twice.
+    #[error("square {0} listed twice")]
+    DuplicateSquare(String),
+    /// A man standing where it would already have been promoted.
+    #[error("{0} man on {1}, its promotion row, would be a king")]
+    ManOnPromotionRow(&'static str, String),
+    /// A column description with no pieces or an unknown piece letter.
+    #[error("bad column on {0}: {1}")]
+    BadColumn(String, String),
+    /// More pieces than the game can hold.
+    #[error("too many pieces: {0}")]
+    TooManyPieces(String),
+}
+
+/// Why a move text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The text is not in the game's notation.
+    #[error("cannot read move '{0}': {1}")]
+    Syntax(String, String),
+    /// Well-formed, but no legal move matches.
+    #[error("illegal move '{0}'")]
+    Illegal(String),
+    /// Several legal moves match the text.
+    #[error("ambiguous move '{0}': could be {1}")]
+    Ambiguous(String, String),
+}
+
+/// A game's position and rules: everything generic code needs.
+///
+/// Positions are small `Copy` values; [`Game::play`] returns the next one
+/// (copy-make). Moves are identified by the position they produce: the
+/// generator never emits two moves with the same result.
+pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
+    /// A legal move of this game.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// Which game this is.
+    const KIND: GameKind;
+
+    /// The initial position.
+    fn start() -> Self;
+
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+
+    /// Appends every legal move to `out` (which is cleared first).
+    fn generate(&self, out: &mut MoveList<Self::Move>);
+
+    /// The number of legal moves, as fast as the game allows (perft leaves).
+    fn count_moves(&self) -> u64 {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list.len() as u64
+    }
+
+    /// The position after a legal move.
+    fn play(&self, mv: &Self::Move) -> Self;
+
+    /// The Zobrist hash of the whole position, side to move included.
+    fn hash(&self) -> u64;
+
+    /// True when the side to move must capture.
+    fn must_capture(&self) -> bool;
+
+    /// True when the move captures.
+    fn is_capture(mv: &Self::Move) -> bool;
+
+    /// Pieces the move captures (0 for a quiet move).
+    fn captured_count(mv: &Self::Move) -> u32;
+
+    /// True when the move can never be undone: a capture or a man move.
+    /// Positions before it can never repeat after it.
+    fn is_irreversible(&self, mv: &Self::Move) -> bool;
+
+    /// Reads a position text (RULES.md 1.8 / 2.5).
+    fn parse_position(text: &str) -> Result<Self, PositionError>;
+
+    /// Writes the position text; `parse_position` reads it back unchanged.
+    fn to_text(&self) -> String;
+
+    /// The notation of a legal move, disambiguated against the legal list.
+    fn move_text(&self, mv: &Self::Move) -> String;
+
+    /// Reads a move text and finds the legal move it names.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The same position with colours swapped and the board turned round.
+    fn mirror(&self) -> Self;
+}
+
+/// Removes trailing annotation marks (`!`, `?`, `!!`, `+`, `=`, ...) of game records.
+pub fn strip_annotations(text: &str) -> &str {
+    text.trim()
+        .trim_end_matches(['!', '?', '+', '=', '-', '#'])
+        .trim_end()
+}

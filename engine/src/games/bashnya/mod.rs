@@ -1,0 +1,1 @@
+//! Bashnya (Russian column draughts): RULES.md section 2.

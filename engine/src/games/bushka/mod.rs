@@ -1,0 +1,1 @@
+//! Bushka: RULES.md section 1.

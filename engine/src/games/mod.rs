@@ -1,0 +1,4 @@
+//! The two games.
+
+pub mod bashnya;
+pub mod bushka;

@@ -1,0 +1,15 @@
+//! Rules, move generation and analysis tools for Bushka and Bashnya.
+//!
+//! Every game implements [`Game`]; search, self-play, the protocol and the
+//! tuner are generic over it, so each exists once for both games.
+
+pub mod game;
+pub mod games;
+pub mod movelist;
+pub mod perft;
+pub mod zobrist;
+
+pub use game::{Color, Game, GameKind, MoveError, Outcome, PositionError};
+pub use games::bashnya;
+pub use games::bushka;
+pub use movelist::MoveList;

@@ -1,0 +1,1 @@
+//! Self-play tournaments (issue 6): match runner, statistics, records.

@@ -1,0 +1,1 @@
+//! Evaluation tuning (issue 7).
