@@ -22,7 +22,16 @@ pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
     let mut list = MoveList::new();
     pos.generate(&mut list);
     list.par_iter()
-        .map(|m| (*m, if depth == 0 { 1 } else { perft(&pos.play(m), depth - 1) }))
+        .map(|m| {
+            (
+                *m,
+                if depth == 0 {
+                    1
+                } else {
+                    perft(&pos.play(m), depth - 1)
+                },
+            )
+        })
         .collect()
 }
 

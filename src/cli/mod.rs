@@ -1,0 +1,91 @@
+//! Argument parsing and the commands.
+
+mod rules;
+
+use clap::{Parser, Subcommand};
+use engine::GameKind;
+
+/// Engine and research workbench for Bushka and Bashnya.
+#[derive(Parser, Debug)]
+#[command(name = "bushka", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command that works on one position.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// A position text, or `start` for the initial position.
+    #[arg(long, default_value = "start")]
+    pub position: String,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the legal moves: `<notation><TAB><resulting position>` per line.
+    Moves {
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
+    /// Count the leaves of the legal move tree.
+    Perft {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Depth in plies (1 to 30).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
+        depth: u32,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// First print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+/// Runs the program and returns its exit status.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                };
+            }
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{}", first.trim_start_matches("error: ").trim());
+            return 2;
+        }
+    };
+    let result = match cli.command {
+        Command::Moves { pos } => rules::moves(&pos),
+        Command::Perft {
+            pos,
+            depth,
+            threads,
+            divide,
+        } => rules::perft(&pos, depth, threads, divide),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    }
+}

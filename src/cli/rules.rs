@@ -1,0 +1,80 @@
+//! `moves` and `perft`: the rules core on the command line.
+
+use super::PositionArgs;
+use anyhow::{bail, Context, Result};
+use engine::{bushka, Game, GameKind, MoveList};
+use std::io::Write;
+use std::time::Instant;
+
+/// Reads `--position` for game `G` (`start` or a position text).
+pub fn read_position<G: Game>(text: &str) -> Result<G> {
+    if text.trim() == "start" {
+        Ok(G::start())
+    } else {
+        G::parse_position(text).with_context(|| format!("bad --position '{text}'"))
+    }
+}
+
+/// Calls `$f::<G>` with the game chosen at run time.
+macro_rules! with_game {
+    ($kind:expr, $f:ident ( $($arg:expr),* )) => {
+        match $kind {
+            GameKind::Bushka => $f::<bushka::Position>($($arg),*),
+            GameKind::Bashnya => anyhow::bail!("bashnya: not built yet"), // TEMP
+        }
+    };
+}
+pub(crate) use with_game;
+
+/// `bushka moves`.
+pub fn moves(args: &PositionArgs) -> Result<()> {
+    with_game!(args.game, moves_of(&args.position))
+}
+
+fn moves_of<G: Game>(position: &str) -> Result<()> {
+    let pos: G = read_position(position)?;
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let mut out = std::io::stdout().lock();
+    for m in &list {
+        writeln!(out, "{}\t{}", pos.move_text(m), pos.play(m).to_text())?;
+    }
+    Ok(())
+}
+
+/// `bushka perft`.
+pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool) -> Result<()> {
+    let threads = threads.map_or_else(num_cpus, |t| t as usize);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    pool.install(|| with_game!(args.game, perft_of(&args.position, depth, divide)))
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn perft_of<G: Game>(position: &str, depth: u32, divide: bool) -> Result<()> {
+    let pos: G = read_position(position)?;
+    if divide && depth == 0 {
+        bail!("--divide needs --depth 1 or more");
+    }
+    let start = Instant::now();
+    let mut out = std::io::stdout().lock();
+    let nodes = if divide {
+        let parts = engine::perft::divide(&pos, depth);
+        for (m, n) in &parts {
+            writeln!(out, "{} {}", pos.move_text(m), n)?;
+        }
+        parts.iter().map(|(_, n)| n).sum()
+    } else {
+        engine::perft::perft_parallel(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    writeln!(out, "time {:.3} s, {:.0} nodes/s", secs, nps)?;
+    writeln!(out, "nodes {nodes}")?;
+    Ok(())
+}
