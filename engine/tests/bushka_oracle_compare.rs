@@ -129,3 +129,10 @@ fn fast_generator_matches_oracle_on_2000_random_games() {
 fn fast_generator_matches_oracle_on_20000_random_games() {
     run(20_000, 0x5EED_2);
 }
+
+#[test]
+#[ignore = "slow: the plain oracle counts 6.5 million leaves"]
+fn oracle_depth_5_agrees() {
+    let start = bushka_oracle::parse(engine::bushka::START);
+    assert_eq!(bushka_oracle::perft(&start, 5), 6_462_815);
+}
