@@ -13,7 +13,10 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0u64; N];
     let mut i = 0;
     while i < N {
-        out[i] = splitmix64(seed.wrapping_mul(0x1000_0000_01B3).wrapping_add(i as u64 * 0x9E37_79B9));
+        out[i] = splitmix64(
+            seed.wrapping_mul(0x1000_0000_01B3)
+                .wrapping_add(i as u64 * 0x9E37_79B9),
+        );
         i += 1;
     }
     out
