@@ -1,0 +1,293 @@
+//! Capture search: every complete capture sequence of one column (RULES.md 2.3).
+//!
+//! The search works on a scratch copy of the board. Each jump takes the
+//! jumped column's commander at once (the rest of that column stays, under its
+//! new commander) and is undone on the way back. Complete sequences go to a
+//! [`Sink`], which decides what to keep: the generator keeps one move per
+//! resulting position, the notation parser keeps every route.
+
+use super::column::{without_top, BLACK_BIT, KING_BIT};
+use super::geometry::{far_rank, nearest, open_run, squares, Bitboard, NEIGHBOUR, NONE, RAY};
+use super::moves::{Move, MAX_JUMPS};
+use super::position::{Position, Rules};
+use crate::game::Color;
+use smallvec::SmallVec;
+
+/// What a finished capture changes, given its start square: where the column
+/// ends, its final commander rank, the pieces taken in order (with a sentinel
+/// bit) and how often each square was jumped (four bits per square). Two
+/// captures from the same square give the same position exactly when these
+/// agree, so comparing them compares resulting positions exactly.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Effect {
+    to: u8,
+    king: bool,
+    taken: u64,
+    counts: u128,
+}
+
+/// Receives every complete capture sequence.
+pub(crate) trait Sink {
+    /// Called with the search state at the end of a sequence; the column ends
+    /// on `to`, commanded by a king when `king`.
+    fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool);
+}
+
+/// The scratch state of a capture search.
+pub(crate) struct CaptureSearch {
+    cols: [u64; 32],
+    occ: Bitboard,
+    /// Squares commanded by the opponent of the capturing side.
+    enemy: Bitboard,
+    /// The opponent's piece colour bit.
+    enemy_colour: u64,
+    /// The capturing side's promotion rank.
+    far: Bitboard,
+    /// True when the column just jumped may be jumped again at once.
+    rejump: bool,
+    from: u8,
+    start_king: bool,
+    depth: usize,
+    path: [u8; MAX_JUMPS],
+    over: [u8; MAX_JUMPS],
+    taken: u64,
+    counts: u128,
+}
+
+impl CaptureSearch {
+    /// A search for the side to move in `pos`.
+    #[inline]
+    pub(crate) fn new(pos: &Position) -> CaptureSearch {
+        let black = pos.side == Color::Black;
+        CaptureSearch {
+            cols: pos.cols,
+            occ: pos.occ,
+            enemy: if black { pos.occ & !pos.black } else { pos.black },
+            enemy_colour: if black { 0 } else { BLACK_BIT },
+            far: far_rank(black),
+            rejump: pos.rules == Rules::ImmediateRejump,
+            from: 0,
+            start_king: false,
+            depth: 0,
+            path: [0; MAX_JUMPS],
+            over: [0; MAX_JUMPS],
+            taken: 0,
+            counts: 0,
+        }
+    }
+
+    /// Runs every capture of the column on `from` into `sink`. The start square
+    /// counts as empty while the column is on its way.
+    #[inline]
+    pub(crate) fn run<S: Sink>(&mut self, from: u8, sink: &mut S) {
+        let bit = 1u32 << from;
+        self.from = from;
+        self.start_king = self.cols[from as usize] & KING_BIT != 0;
+        self.occ &= !bit;
+        if self.start_king {
+            self.king_jumps(sink, from, NONE);
+        } else {
+            self.man_jumps(sink, from, NONE);
+        }
+        self.occ |= bit;
+    }
+
+    /// Continues from `sq` if possible; otherwise the sequence is complete.
+    fn step<S: Sink>(&mut self, sink: &mut S, sq: u8, king: bool, last: u8) {
+        let found = if king {
+            self.king_jumps(sink, sq, last)
+        } else {
+            self.man_jumps(sink, sq, last)
+        };
+        if !found {
+            sink.finish(self, sq, king);
+        }
+    }
+
+    /// A man commander's jumps from `sq`, forward and backward, never over `last`.
+    fn man_jumps<S: Sink>(&mut self, sink: &mut S, sq: u8, last: u8) -> bool {
+        let mut found = false;
+        for d in 0..4 {
+            let over = NEIGHBOUR[d][sq as usize];
+            if over == NONE || over == last || self.enemy & (1 << over) == 0 {
+                continue;
+            }
+            let land = NEIGHBOUR[d][over as usize];
+            if land == NONE || self.occ & (1 << land) != 0 {
+                continue;
+            }
+            found = true;
+            let saved = self.take(over, land);
+            // A man reaching the far rank is crowned at once and goes on as a king.
+            let king = self.far & (1 << land) != 0;
+            self.step(sink, land, king, self.barred(over));
+            self.untake(over, saved);
+        }
+        found
+    }
+
+    /// A king commander's jumps from `sq`. When some landing squares beyond the
+    /// jumped column allow the capture to go on, only those are allowed.
+    fn king_jumps<S: Sink>(&mut self, sink: &mut S, sq: u8, last: u8) -> bool {
+        let mut found = false;
+        for d in 0..4 {
+            let blockers = RAY[d][sq as usize] & self.occ;
+            if blockers == 0 {
+                continue;
+            }
+            let over = nearest(blockers, d);
+            if over == last || self.enemy & (1 << over) == 0 {
+                continue;
+            }
+            let landings = open_run(over, d, self.occ);
+            if landings == 0 {
+                continue;
+            }
+            found = true;
+            let saved = self.take(over, 0);
+            let barred = self.barred(over);
+            let going_on = squares(landings)
+                .filter(|&l| self.can_jump(l, true, barred))
+                .fold(0, |acc, l| acc | 1u32 << l);
+            for land in squares(if going_on != 0 { going_on } else { landings }) {
+                self.path[self.depth - 1] = land;
+                if going_on != 0 {
+                    self.step(sink, land, true, barred);
+                } else {
+                    sink.finish(self, land, true);
+                }
+            }
+            self.untake(over, saved);
+        }
+        found
+    }
+
+    /// The square the next jump may not go over, after jumping `over`.
+    #[inline(always)]
+    fn barred(&self, over: u8) -> u8 {
+        if self.rejump {
+            NONE
+        } else {
+            over
+        }
+    }
+
+    /// True when a column on `sq` could jump now (not over `last`).
+    fn can_jump(&self, sq: u8, king: bool, last: u8) -> bool {
+        (0..4).any(|d| {
+            let over = if king {
+                let blockers = RAY[d][sq as usize] & self.occ;
+                if blockers == 0 {
+                    return false;
+                }
+                nearest(blockers, d)
+            } else {
+                NEIGHBOUR[d][sq as usize]
+            };
+            if over == NONE || over == last || self.enemy & (1 << over) == 0 {
+                return false;
+            }
+            let land = NEIGHBOUR[d][over as usize];
+            land != NONE && self.occ & (1 << land) == 0
+        })
+    }
+
+    /// Takes the commander of the column on `over`, landing on `land`; returns the column before.
+    #[inline(always)]
+    fn take(&mut self, over: u8, land: u8) -> u64 {
+        let old = self.cols[over as usize];
+        let rest = without_top(old);
+        self.cols[over as usize] = rest;
+        let bit = 1u32 << over;
+        if rest == 0 {
+            self.occ &= !bit;
+        }
+        // Released prisoners of the capturing side now command the column.
+        if rest == 0 || rest & BLACK_BIT != self.enemy_colour {
+            self.enemy &= !bit;
+        }
+        self.taken |= (old & 3) << (2 * self.depth);
+        self.counts += 1u128 << (4 * over);
+        self.path[self.depth] = land;
+        self.over[self.depth] = over;
+        self.depth += 1;
+        old
+    }
+
+    /// Undoes [`CaptureSearch::take`].
+    #[inline(always)]
+    fn untake(&mut self, over: u8, old: u64) {
+        self.depth -= 1;
+        self.cols[over as usize] = old;
+        self.occ |= 1 << over;
+        self.enemy |= 1 << over;
+        self.taken &= !(3 << (2 * self.depth));
+        self.counts -= 1u128 << (4 * over);
+    }
+
+    /// What the current complete sequence changes.
+    #[inline(always)]
+    pub(crate) fn effect(&self, to: u8, king: bool) -> Effect {
+        Effect { to, king, taken: self.taken | 1 << (2 * self.depth), counts: self.counts }
+    }
+
+    /// The current complete sequence as a move.
+    #[inline(always)]
+    pub(crate) fn to_move(&self, king: bool) -> Move {
+        let mut mv = Move::quiet(self.from, 0, king && !self.start_king);
+        mv.jumps = self.depth as u8;
+        mv.path[..self.depth].copy_from_slice(&self.path[..self.depth]);
+        mv.over[..self.depth].copy_from_slice(&self.over[..self.depth]);
+        mv
+    }
+}
+
+/// Effects already seen for the current start square.
+pub(crate) type Seen = SmallVec<[Effect; 32]>;
+
+/// Keeps one move per resulting position.
+pub(crate) struct MoveSink<'a> {
+    /// Where the moves go.
+    pub(crate) out: &'a mut crate::movelist::MoveList<Move>,
+    /// Effects of the moves from the current start square.
+    pub(crate) seen: Seen,
+}
+
+impl Sink for MoveSink<'_> {
+    #[inline]
+    fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
+        let effect = search.effect(to, king);
+        if !self.seen.contains(&effect) {
+            self.seen.push(effect);
+            self.out.push(search.to_move(king));
+        }
+    }
+}
+
+/// Counts distinct resulting positions without building moves.
+pub(crate) struct CountSink {
+    /// Effects of the moves from the current start square.
+    pub(crate) seen: Seen,
+}
+
+impl Sink for CountSink {
+    #[inline]
+    fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
+        let effect = search.effect(to, king);
+        if !self.seen.contains(&effect) {
+            self.seen.push(effect);
+        }
+    }
+}
+
+/// Keeps every route, duplicates included (for reading notation).
+pub(crate) struct RouteSink {
+    /// Every complete sequence, as a move.
+    pub(crate) routes: Vec<Move>,
+}
+
+impl Sink for RouteSink {
+    fn finish(&mut self, search: &CaptureSearch, _to: u8, king: bool) {
+        self.routes.push(search.to_move(king));
+    }
+}

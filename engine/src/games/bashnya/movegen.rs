@@ -1,0 +1,144 @@
+//! Legal move generation and bulk counting (RULES.md 2.2-2.3).
+
+use super::captures::{CaptureSearch, CountSink, MoveSink, Seen};
+use super::geometry::{
+    far_rank, nearest, open_run, shift, squares, Bitboard, NE, NEIGHBOUR, NONE, NW, RAY, SE, SW,
+};
+use super::moves::Move;
+use super::position::Position;
+use crate::game::Color;
+use crate::movelist::MoveList;
+
+/// The pieces a side moves with, seen through bitboards.
+struct Sides {
+    own: Bitboard,
+    enemy: Bitboard,
+    empty: Bitboard,
+    men: Bitboard,
+    kings: Bitboard,
+    black: bool,
+}
+
+impl Sides {
+    #[inline(always)]
+    fn of(pos: &Position) -> Sides {
+        let black = pos.side == Color::Black;
+        let own = if black { pos.black } else { pos.occ & !pos.black };
+        Sides {
+            own,
+            enemy: pos.occ & !own,
+            empty: !pos.occ,
+            men: own & !pos.kings,
+            kings: own & pos.kings,
+            black,
+        }
+    }
+
+    /// The two forward directions of the side's men.
+    #[inline(always)]
+    fn forward(&self) -> [usize; 2] {
+        if self.black {
+            [SE, SW]
+        } else {
+            [NE, NW]
+        }
+    }
+}
+
+/// True when the side to move has a capture (and so must capture).
+#[inline]
+pub(crate) fn has_capture(pos: &Position) -> bool {
+    let s = Sides::of(pos);
+    let men_can = (0..4).any(|d| shift(shift(s.men, d) & s.enemy, d) & s.empty != 0);
+    men_can || squares(s.kings).any(|k| king_can_capture(k, pos.occ, s.enemy))
+}
+
+/// True when a king on `k` can jump some enemy column.
+#[inline(always)]
+fn king_can_capture(k: u8, occ: Bitboard, enemy: Bitboard) -> bool {
+    (0..4).any(|d| {
+        let blockers = RAY[d][k as usize] & occ;
+        if blockers == 0 {
+            return false;
+        }
+        let over = nearest(blockers, d);
+        let land = NEIGHBOUR[d][over as usize];
+        enemy & (1 << over) != 0 && land != NONE && occ & (1 << land) == 0
+    })
+}
+
+/// Fills `out` with every legal move, one per resulting position.
+pub(crate) fn generate(pos: &Position, out: &mut MoveList<Move>) {
+    out.clear();
+    if has_capture(pos) {
+        generate_captures(pos, out);
+    } else {
+        generate_quiet(pos, out);
+    }
+}
+
+/// Every capture, one per resulting position. Different start squares always
+/// give different positions (the start square is emptied in one and not in
+/// the other), so duplicates are only looked for among one column's captures.
+fn generate_captures(pos: &Position, out: &mut MoveList<Move>) {
+    let mut search = CaptureSearch::new(pos);
+    let mut sink = MoveSink { out, seen: Seen::new() };
+    for from in squares(Sides::of(pos).own) {
+        sink.seen.clear();
+        search.run(from, &mut sink);
+    }
+}
+
+/// Every non-capturing move: men step forward, kings fly.
+fn generate_quiet(pos: &Position, out: &mut MoveList<Move>) {
+    let s = Sides::of(pos);
+    let far = far_rank(s.black);
+    for d in s.forward() {
+        let back = 3 - d;
+        for to in squares(shift(s.men, d) & s.empty) {
+            let from = NEIGHBOUR[back][to as usize];
+            out.push(Move::quiet(from, to, far & (1 << to) != 0));
+        }
+    }
+    for k in squares(s.kings) {
+        for d in 0..4 {
+            for to in squares(open_run(k, d, pos.occ)) {
+                out.push(Move::quiet(k, to, false));
+            }
+        }
+    }
+}
+
+/// The number of legal moves: non-capturing moves are counted with popcounts,
+/// captures are searched and deduplicated.
+#[inline]
+pub(crate) fn count(pos: &Position) -> u64 {
+    if has_capture(pos) {
+        count_captures(pos)
+    } else {
+        count_quiet(pos)
+    }
+}
+
+fn count_captures(pos: &Position) -> u64 {
+    let mut search = CaptureSearch::new(pos);
+    let mut sink = CountSink { seen: Seen::new() };
+    let mut n = 0;
+    for from in squares(Sides::of(pos).own) {
+        sink.seen.clear();
+        search.run(from, &mut sink);
+        n += sink.seen.len() as u64;
+    }
+    n
+}
+
+#[inline(always)]
+fn count_quiet(pos: &Position) -> u64 {
+    let s = Sides::of(pos);
+    let [a, b] = s.forward();
+    let men = (shift(s.men, a) & s.empty).count_ones() + (shift(s.men, b) & s.empty).count_ones();
+    let kings: u32 = squares(s.kings)
+        .map(|k| (0..4).map(|d| open_run(k, d, pos.occ).count_ones()).sum::<u32>())
+        .sum();
+    (men + kings) as u64
+}

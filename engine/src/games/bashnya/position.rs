@@ -1,0 +1,249 @@
+//! The position: every square's column, commander bitboards, side to move, hash.
+
+use super::column::{
+    height, swap_colours, with_bottom, without_top, Column, Piece, BLACK_BIT, KING_BIT,
+    MAX_HEIGHT,
+};
+use super::geometry::{far_rank, square_name, Bitboard, SQUARES};
+use super::moves::Move;
+use crate::game::{Color, PositionError};
+use crate::zobrist;
+
+/// Most pieces of one colour: the twelve each side starts with.
+pub const MAX_PIECES_PER_SIDE: u32 = 12;
+
+/// Per-square keys for the column hash.
+const SQUARE_KEYS: [u64; SQUARES] = zobrist::keys(0xBA54_1A00);
+/// Added when Black is to move.
+const SIDE_KEY: u64 = zobrist::splitmix64(0xBA54_1A00_51DE);
+
+/// The hash contribution of one square's column. `splitmix64` is a bijection,
+/// so on one square distinct columns (any difference, at any depth) never
+/// collide; the empty square contributes nothing.
+#[inline(always)]
+fn column_key(sq: usize, col: u64) -> u64 {
+    if col == 0 {
+        0
+    } else {
+        zobrist::splitmix64(col ^ SQUARE_KEYS[sq])
+    }
+}
+
+/// Which reading of the re-jump rule the capture search follows.
+///
+/// RULES.md 2.3 decides that a capture never jumps straight back over the
+/// column it has just jumped. The independent generator behind
+/// `data/perft/bashnya.txt` allows that immediate re-jump (every line of the
+/// file matches that reading, and a dozen disagree with the other), so both
+/// are available; positions carry their rules and pass them on in `play`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// RULES.md 2.3: not by the very next jump.
+    #[default]
+    Standard,
+    /// The reference perft generator: a column may be jumped again at once.
+    ImmediateRejump,
+}
+
+/// A Bashnya position: a small `Copy` value, changed by copy-make.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Each square's column (encoded as in [`super::column`]).
+    pub(crate) cols: [u64; SQUARES],
+    /// Occupied squares.
+    pub(crate) occ: Bitboard,
+    /// Squares whose commander is black.
+    pub(crate) black: Bitboard,
+    /// Squares whose commander is a king.
+    pub(crate) kings: Bitboard,
+    /// Side to move.
+    pub(crate) side: Color,
+    /// Zobrist hash, kept incrementally.
+    pub(crate) hash: u64,
+    /// The re-jump rule the position is played under (not part of the hash).
+    pub(crate) rules: Rules,
+}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.text())
+    }
+}
+
+impl Position {
+    /// A position with no pieces and the given side to move.
+    pub fn empty(side: Color) -> Position {
+        let mut p = Position { cols: [0; SQUARES], occ: 0, black: 0, kings: 0, side, hash: 0, rules: Rules::Standard };
+        p.hash = p.computed_hash();
+        p
+    }
+
+    /// Builds a validated position from its columns.
+    pub fn from_columns(side: Color, columns: &[(u8, Column)]) -> Result<Position, PositionError> {
+        let mut p = Position::empty(side);
+        let mut count = [0u32; 2];
+        for &(sq, col) in columns {
+            if sq as usize >= SQUARES {
+                return Err(PositionError::UnknownSquare(sq.to_string()));
+            }
+            if p.occ & (1 << sq) != 0 {
+                return Err(PositionError::DuplicateSquare(square_name(sq)));
+            }
+            let Some(top) = col.top() else {
+                return Err(PositionError::BadColumn(square_name(sq), "no pieces".into()));
+            };
+            if col.height() > MAX_HEIGHT {
+                return Err(PositionError::TooManyPieces(format!("{} in one column", col.height())));
+            }
+            if !top.is_king() && far_rank(top.color() == Color::Black) & (1 << sq) != 0 {
+                return Err(PositionError::ManOnPromotionRow(top.color().name(), square_name(sq)));
+            }
+            for piece in col.pieces() {
+                count[piece.color() as usize] += 1;
+            }
+            p.set(sq as usize, col.raw());
+        }
+        for c in [Color::White, Color::Black] {
+            if count[c as usize] > MAX_PIECES_PER_SIDE {
+                return Err(PositionError::TooManyPieces(format!(
+                    "{} {} pieces, at most {MAX_PIECES_PER_SIDE}",
+                    count[c as usize],
+                    c.name()
+                )));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The initial position.
+    pub fn initial() -> Position {
+        let mut p = Position::empty(Color::White);
+        for sq in 0..12 {
+            p.set(sq, Column::from_pieces(&[Piece::WhiteMan]).unwrap_or_default().raw());
+            p.set(31 - sq, Column::from_pieces(&[Piece::BlackMan]).unwrap_or_default().raw());
+        }
+        p
+    }
+
+    /// The same position played under other rules.
+    pub fn with_rules(mut self, rules: Rules) -> Position {
+        self.rules = rules;
+        self
+    }
+
+    /// The re-jump rule this position is played under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Side to move.
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// The column on a square (empty if none or off the board).
+    pub fn column(&self, sq: u8) -> Column {
+        Column(self.cols.get(sq as usize).copied().unwrap_or(0))
+    }
+
+    /// Occupied squares.
+    pub fn occupied(&self) -> Bitboard {
+        self.occ
+    }
+
+    /// Squares of the columns `color` commands.
+    pub fn columns_of(&self, color: Color) -> Bitboard {
+        match color {
+            Color::White => self.occ & !self.black,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Squares of the columns commanded by a king.
+    pub fn king_columns(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// The stored (incremental) Zobrist hash.
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; always equals [`Position::zobrist`].
+    pub fn computed_hash(&self) -> u64 {
+        let side = if self.side == Color::Black { SIDE_KEY } else { 0 };
+        (0..SQUARES).fold(side, |h, sq| h ^ column_key(sq, self.cols[sq]))
+    }
+
+    /// Puts an encoded column on a square, keeping bitboards and hash in step.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, sq: usize, col: u64) {
+        self.hash ^= column_key(sq, self.cols[sq]) ^ column_key(sq, col);
+        self.cols[sq] = col;
+        let bit = 1u32 << sq;
+        self.occ &= !bit;
+        self.black &= !bit;
+        self.kings &= !bit;
+        if col != 0 {
+            self.occ |= bit;
+            if col & BLACK_BIT != 0 {
+                self.black |= bit;
+            }
+            if col & KING_BIT != 0 {
+                self.kings |= bit;
+            }
+        }
+    }
+
+    /// The position after `mv` (copy-make). Captured pieces go to the bottom
+    /// of the moving column in the order they were taken.
+    #[inline]
+    pub(crate) fn after(&self, mv: &Move) -> Position {
+        let mut next = *self;
+        let from = mv.from as usize;
+        let mut col = self.cols[from];
+        next.set(from, 0);
+        for &j in mv.jumped() {
+            let jumped = next.cols[j as usize];
+            col = with_bottom(col, jumped & 3);
+            next.set(j as usize, without_top(jumped));
+        }
+        if mv.promotes {
+            col |= KING_BIT;
+        }
+        next.set(mv.to() as usize, col);
+        next.side = self.side.opponent();
+        next.hash ^= SIDE_KEY;
+        next
+    }
+
+    /// The position with colours swapped and the board turned round.
+    pub fn mirrored(&self) -> Position {
+        let mut p = Position::empty(self.side.opponent()).with_rules(self.rules);
+        for sq in 0..SQUARES {
+            p.set(SQUARES - 1 - sq, swap_colours(self.cols[sq]));
+        }
+        p
+    }
+
+    /// Total number of pieces of a colour on the board (commanders and prisoners).
+    pub fn piece_count(&self, color: Color) -> u32 {
+        let want = color == Color::Black;
+        self.cols
+            .iter()
+            .map(|&c| Column(c).pieces().filter(|p| (p.color() == Color::Black) == want).count() as u32)
+            .sum()
+    }
+
+    /// Height of the column on a square.
+    pub fn height(&self, sq: u8) -> u32 {
+        height(self.cols.get(sq as usize).copied().unwrap_or(0))
+    }
+
+}

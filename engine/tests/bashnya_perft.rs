@@ -1,0 +1,73 @@
+//! Bashnya perft against the reference counts in `data/perft/bashnya.txt`.
+
+use engine::bashnya::Position;
+use engine::perft::{perft, perft_parallel};
+use engine::Game;
+
+/// Lines with more expected nodes than this run only in the ignored test.
+const QUICK_CAP: u64 = 2_000_000;
+
+const PERFT_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bashnya.txt");
+
+/// `(position, depth, nodes)` for every line of the reference file.
+fn cases() -> Vec<(String, u32, u64)> {
+    let text = std::fs::read_to_string(PERFT_FILE).expect("perft file is readable");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 3, "bad perft line: {l}");
+            (f[0].to_string(), f[1].parse().unwrap(), f[2].parse().unwrap())
+        })
+        .collect()
+}
+
+fn check(max_nodes: Option<u64>, min_nodes: u64) {
+    let all = cases();
+    assert!(!all.is_empty());
+    for (fen, depth, nodes) in all {
+        if nodes < min_nodes || max_nodes.is_some_and(|m| nodes > m) {
+            continue;
+        }
+        let pos = Position::parse_position(&fen).unwrap();
+        assert_eq!(pos.to_text(), fen, "position text round trip");
+        assert_eq!(perft(&pos, depth), nodes, "{fen} depth {depth}");
+    }
+}
+
+#[test]
+fn reference_perft_quick() {
+    check(Some(QUICK_CAP), 0);
+}
+
+#[test]
+#[ignore = "slow: reference lines above the quick node cap"]
+fn reference_perft_deep() {
+    check(None, QUICK_CAP + 1);
+}
+
+#[test]
+fn russian_draughts_cross_check() {
+    let start = Position::start();
+    let expect = [7, 49, 302, 1469, 7482];
+    for (depth, &nodes) in expect.iter().enumerate() {
+        assert_eq!(perft(&start, depth as u32 + 1), nodes, "depth {}", depth + 1);
+    }
+}
+
+#[test]
+fn parallel_perft_agrees() {
+    let start = Position::start();
+    assert_eq!(perft_parallel(&start, 6), perft(&start, 6));
+}
+
+#[test]
+fn mirrored_positions_have_mirrored_perft() {
+    for (fen, depth, nodes) in cases() {
+        if nodes > 100_000 {
+            continue;
+        }
+        let pos = Position::parse_position(&fen).unwrap();
+        assert_eq!(perft(&pos.mirror(), depth), nodes, "mirror of {fen}");
+    }
+}
