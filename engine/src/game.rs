@@ -178,6 +178,13 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 
     /// The same position with colours swapped and the board turned round.
     fn mirror(&self) -> Self;
+
+    /// A number that tells moves apart for the history heuristic (collisions
+    /// only blur ordering). Games override it with their from and to squares.
+    fn history_key(mv: &Self::Move) -> usize {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(mv) as usize
+    }
 }
 
 /// Removes trailing annotation marks (`!`, `?`, `!!`, `+`, `=`, ...) of game records.

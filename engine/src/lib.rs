@@ -3,10 +3,13 @@
 //! Every game implements [`Game`]; search, self-play, the protocol and the
 //! tuner are generic over it, so each exists once for both games.
 
+pub mod eval;
 pub mod game;
 pub mod games;
 pub mod movelist;
 pub mod perft;
+pub mod search;
+pub mod tt;
 pub mod zobrist;
 
 pub use game::{Color, Game, GameKind, MoveError, Outcome, PositionError};

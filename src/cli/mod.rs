@@ -1,5 +1,7 @@
 //! Argument parsing and the commands.
 
+mod analyze;
+mod bench;
 mod rules;
 
 use clap::{Parser, Subcommand};
@@ -45,6 +47,28 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search a position: one `info` line per completed iteration, then `bestmove`.
+    Analyze {
+        #[command(flatten)]
+        pos: PositionArgs,
+        #[command(flatten)]
+        search: analyze::SearchArgs,
+    },
+    /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
+    Bench {
+        /// The game: bushka or bashnya.
+        #[arg(long, default_value = "bushka")]
+        game: GameKind,
+        /// Search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Depth of every search (default: 9).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
 }
 
 /// Runs the program and returns its exit status.
@@ -80,6 +104,13 @@ pub fn run() -> i32 {
             threads,
             divide,
         } => rules::perft(&pos, depth, threads, divide),
+        Command::Analyze { pos, search } => analyze::analyze(&pos, &search),
+        Command::Bench {
+            game,
+            threads,
+            depth,
+            hash,
+        } => bench::bench(game, threads, depth, hash),
     };
     match result {
         Ok(()) => 0,

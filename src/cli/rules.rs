@@ -2,7 +2,7 @@
 
 use super::PositionArgs;
 use anyhow::{bail, Context, Result};
-use engine::{bushka, Game, GameKind, MoveList};
+use engine::{bashnya, bushka, Game, GameKind, MoveList};
 use std::io::Write;
 use std::time::Instant;
 
@@ -20,11 +20,10 @@ macro_rules! with_game {
     ($kind:expr, $f:ident ( $($arg:expr),* )) => {
         match $kind {
             GameKind::Bushka => $f::<bushka::Position>($($arg),*),
-            GameKind::Bashnya => anyhow::bail!("bashnya: not built yet"), // TEMP
+            GameKind::Bashnya => $f::<bashnya::Position>($($arg),*),
         }
     };
 }
-pub(crate) use with_game;
 
 /// `bushka moves`.
 pub fn moves(args: &PositionArgs) -> Result<()> {

@@ -89,4 +89,9 @@ impl Game for Position {
     fn mirror(&self) -> Self {
         self.mirrored()
     }
+
+    #[inline(always)]
+    fn history_key(mv: &Move) -> usize {
+        mv.from as usize * 64 + mv.to as usize
+    }
 }

@@ -1,0 +1,275 @@
+//! Iterative deepening principal-variation search with quiescence over forced
+//! captures, aspiration windows, and lazy SMP over a shared table.
+
+pub mod limits;
+mod ordering;
+mod worker;
+
+pub use limits::{Clock, Limits};
+
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::tt::Table;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// Score of a win at the root; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are wins or losses with a distance.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INF: i32 = 32_000;
+
+/// A score as reported to people and protocols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An evaluation in centi-men.
+    Cp(i32),
+    /// The side to move wins in this many plies.
+    Win(u32),
+    /// The side to move loses in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// Reads an internal score.
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Win((MATE - s) as u32)
+        } else if s <= -MATE_BOUND {
+            Score::Loss((MATE + s) as u32)
+        } else {
+            Score::Cp(s)
+        }
+    }
+
+    /// A plain number for sorting and statistics (wins far above any evaluation).
+    pub fn internal(&self) -> i32 {
+        match *self {
+            Score::Cp(c) => c,
+            Score::Win(n) => MATE - n as i32,
+            Score::Loss(n) => -MATE + n as i32,
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "{c}"),
+            Score::Win(n) => write!(f, "win {n}"),
+            Score::Loss(n) => write!(f, "loss {n}"),
+        }
+    }
+}
+
+/// One completed iteration, as reported while searching.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info<M> {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// Principal variation, best move first.
+    pub pv: Vec<M>,
+}
+
+impl<M> Info<M> {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        let ms = self.time.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / ms
+    }
+}
+
+/// What a search is asked: the position, the game so far, the limits.
+#[derive(Clone, Debug)]
+pub struct SearchInput<G> {
+    /// The position to search.
+    pub position: G,
+    /// Hashes of the positions since the last irreversible move, oldest
+    /// first, without the position itself: repetitions of them are draws.
+    pub history: Vec<u64>,
+    /// When to stop.
+    pub limits: Limits,
+}
+
+impl<G: Game> SearchInput<G> {
+    /// A position with no game history.
+    pub fn new(position: G, limits: Limits) -> Self {
+        SearchInput {
+            position,
+            history: Vec::new(),
+            limits,
+        }
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The best move (none when the side to move has no legal move).
+    pub best: Option<M>,
+    /// Its score for the side to move.
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<M>,
+    /// Time used.
+    pub time: Duration,
+}
+
+/// The deepest completed iteration of any thread.
+#[derive(Clone, Debug)]
+struct Completed<M> {
+    depth: u32,
+    score: i32,
+    pv: Vec<M>,
+    seldepth: u32,
+}
+
+/// State shared by the threads of one search.
+struct Shared<'a, M> {
+    tt: &'a Table,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+    best: Mutex<Option<Completed<M>>>,
+    start: Instant,
+    limits: Limits,
+    hard: Option<Duration>,
+    soft: Option<Duration>,
+    /// One thread only: node limits are exact and results deterministic.
+    single: bool,
+}
+
+impl<M: Clone> Shared<'_, M> {
+    /// Records an iteration if it is the deepest so far; returns the deepest.
+    fn complete(&self, c: Completed<M>) -> Completed<M> {
+        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if best.as_ref().is_none_or(|b| c.depth > b.depth) {
+            *best = Some(c);
+        }
+        best.clone().expect("just set")
+    }
+}
+
+/// A search engine: its table and settings, kept between moves of a game.
+pub struct Engine<G: Game> {
+    tt: Table,
+    stop: Arc<AtomicBool>,
+    threads: usize,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Engine<G> {
+    /// An engine with a table of `hash_mib` MiB and `threads` search threads.
+    pub fn new(hash_mib: usize, threads: usize) -> Self {
+        Engine {
+            tt: Table::new(hash_mib),
+            stop: Arc::new(AtomicBool::new(false)),
+            threads: threads.max(1),
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Replaces the table by one of `mib` MiB.
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = Table::new(mib);
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// A flag that stops the running search when set (from any thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches; `on_info` hears of every completed iteration.
+    pub fn search<E: Evaluator<G>>(
+        &mut self,
+        eval: &E,
+        input: &SearchInput<G>,
+        mut on_info: impl FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        self.stop.store(false, Relaxed);
+        self.tt.new_search();
+        let deadlines = input.limits.deadlines();
+        let shared = Shared {
+            tt: &self.tt,
+            stop: &self.stop,
+            nodes: AtomicU64::new(0),
+            best: Mutex::new(None),
+            start,
+            limits: input.limits,
+            hard: deadlines.hard,
+            soft: deadlines.soft,
+            single: self.threads == 1,
+        };
+        let max_depth = input
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let shared = &shared;
+                let builder = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(32 << 20);
+                // A helper that cannot start only makes the search weaker.
+                let _ = builder.spawn_scoped(scope, move || {
+                    Worker::new(id, shared, eval, input).iterate(max_depth, &mut |_| {});
+                });
+            }
+            Worker::new(0, &shared, eval, input).iterate(max_depth, &mut on_info);
+            self.stop.store(true, Relaxed);
+        });
+        let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+        let nodes = shared.nodes.load(Relaxed);
+        let time = start.elapsed();
+        match best {
+            Some(c) => SearchResult {
+                best: c.pv.first().copied(),
+                score: Score::from_internal(c.score),
+                depth: c.depth,
+                nodes,
+                pv: c.pv,
+                time,
+            },
+            None => SearchResult {
+                best: None,
+                score: Score::Loss(0),
+                depth: 0,
+                nodes,
+                pv: Vec::new(),
+                time,
+            },
+        }
+    }
+}

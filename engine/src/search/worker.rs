@@ -1,0 +1,370 @@
+//! One search thread: iterative deepening and the recursive search.
+
+use super::ordering::Ordering;
+use super::{Completed, Info, Score, SearchInput, Shared, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::movelist::MoveList;
+use crate::tt::{Bound, Hit};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Nodes between checks of the clock and the shared stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// First aspiration half-window, in centi-men.
+const ASPIRATION: i32 = 40;
+
+/// A search thread's own state.
+pub(super) struct Worker<'a, G: Game, E> {
+    id: usize,
+    shared: &'a Shared<'a, G::Move>,
+    eval: &'a E,
+    root: G,
+    /// Hashes of the game so far and the current search path.
+    path: Vec<u64>,
+    /// Plies since the last irreversible move, for each entry of `path`.
+    reversible: Vec<usize>,
+    ordering: Ordering<G::Move>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    completed: u32,
+    stopped: bool,
+}
+
+/// Win and loss scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+    pub(super) fn new(
+        id: usize,
+        shared: &'a Shared<'a, G::Move>,
+        eval: &'a E,
+        input: &SearchInput<G>,
+    ) -> Self {
+        let mut path: Vec<u64> = input.history.clone();
+        let reversible: Vec<usize> = (0..path.len()).collect();
+        path.reserve(MAX_PLY + 8);
+        let mut w = Worker {
+            id,
+            shared,
+            eval,
+            root: input.position,
+            path,
+            reversible,
+            ordering: Ordering::new(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            completed: 0,
+            stopped: false,
+        };
+        let root_rev = w.path.len();
+        w.reversible.push(root_rev);
+        w.path.push(<G as Game>::hash(&input.position));
+        w
+    }
+
+    /// Iterative deepening up to `max_depth`; reports completed iterations.
+    pub(super) fn iterate(&mut self, max_depth: u32, on_info: &mut dyn FnMut(&Info<G::Move>)) {
+        let mut score = 0;
+        let mut list = MoveList::new();
+        self.root.generate(&mut list);
+        if list.is_empty() {
+            return;
+        }
+        for depth in 1..=max_depth {
+            // Half the helpers search one ply deeper, so threads spread over depths.
+            let d = if self.id % 2 == 1 { depth + 1 } else { depth };
+            self.ordering.new_search();
+            self.seldepth = 0;
+            score = self.aspiration(d as i32, score);
+            if self.stopped {
+                break;
+            }
+            self.completed = d;
+            let done = self.shared.complete(Completed {
+                depth: d,
+                score,
+                pv: self.pv[0].clone(),
+                seldepth: self.seldepth as u32,
+            });
+            if self.id != 0 {
+                continue;
+            }
+            self.flush_nodes();
+            on_info(&Info {
+                depth: done.depth,
+                seldepth: done.seldepth,
+                score: Score::from_internal(done.score),
+                nodes: self.shared.nodes.load(Relaxed),
+                time: self.shared.start.elapsed(),
+                pv: done.pv.clone(),
+            });
+            if self.enough(done.depth, done.score, list.len()) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        if self.id == 0 {
+            self.shared.stop.store(true, Relaxed);
+        }
+    }
+
+    /// True when the main thread should not start another iteration.
+    fn enough(&self, depth: u32, score: i32, root_moves: usize) -> bool {
+        let sh = self.shared;
+        let timed = sh.limits.movetime.is_some() || sh.limits.clock.is_some();
+        if timed && root_moves == 1 {
+            return true;
+        }
+        if score.abs() >= MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
+            // A forced result well inside the horizon: deeper search cannot change it.
+            return sh.limits.depth.is_none_or(|d| depth >= d);
+        }
+        if let Some(d) = sh.limits.depth {
+            if depth >= d {
+                return true;
+            }
+        }
+        sh.soft.is_some_and(|s| sh.start.elapsed() >= s) || sh.stop.load(Relaxed)
+    }
+
+    /// The root search with a window around the previous score, widened on failure.
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut window = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            (prev - window, prev + window)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let root = self.root;
+            let score = self.search(&root, alpha, beta, depth, 0);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - window).max(-INF);
+            } else if score >= beta {
+                beta = (score + window).min(INF);
+            } else {
+                return score;
+            }
+            window *= 2;
+            if window > 1000 {
+                (alpha, beta) = (-INF, INF);
+            }
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Checks the limits; the main thread always completes depth 1 so that a
+    /// move is always known.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let sh = self.shared;
+        if let Some(limit) = sh.limits.nodes {
+            let total = if self.id == 0 && sh.single {
+                self.nodes
+            } else {
+                sh.nodes.load(Relaxed) + (self.nodes - self.flushed)
+            };
+            if total >= limit && self.completed > 0 {
+                self.stopped = true;
+                sh.stop.store(true, Relaxed);
+                return true;
+            }
+        }
+        if self.nodes % CHECK_EVERY == 0 {
+            self.flush_nodes();
+            if self.completed == 0 && self.id == 0 {
+                return false;
+            }
+            if sh.stop.load(Relaxed) || sh.hard.is_some_and(|h| sh.start.elapsed() >= h) {
+                self.stopped = true;
+                sh.stop.store(true, Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    /// True when the current hash repeats an earlier position of the game or path.
+    #[inline]
+    fn repeated(&self) -> bool {
+        let n = self.path.len() - 1;
+        let key = self.path[n];
+        let rev = self.reversible[n];
+        let mut i = n;
+        while i >= 2 && n - (i - 2) <= rev {
+            i -= 2;
+            if self.path[i] == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Negamax with principal variation search; `depth <= 0` searches only
+    /// forced captures (quiescence), scoring quiet positions statically.
+    fn search(&mut self, pos: &G, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if self.repeated() {
+                return 0;
+            }
+            // No score can beat a win found already nearer the root.
+            let (a, b) = (
+                alpha.max(-MATE + ply as i32),
+                beta.min(MATE - ply as i32 - 1),
+            );
+            if a >= b {
+                return a;
+            }
+            alpha = a;
+        }
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos);
+        }
+        let forced_captures = G::is_capture(&list[0]);
+        if depth <= 0 && !forced_captures {
+            return self.eval.evaluate(pos);
+        }
+        let depth = depth.max(0);
+        let key = <G as Game>::hash(pos);
+        let pv_node = beta - alpha > 1;
+        let hit = self.shared.tt.probe(key);
+        let mut tt_move = None;
+        if let Some(h) = hit {
+            tt_move = h.move_index.and_then(|i| list.get(i as usize)).copied();
+            let s = from_tt(h.score, ply);
+            if ply > 0 && !pv_node && h.depth as i32 >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        // Order: indices sorted by score, highest first.
+        let mut order: MoveList<(i32, u16)> = list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (self.ordering.score(pos, m, ply, tt_move.as_ref()), i as u16))
+            .collect();
+        order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+
+        // A lone legal move costs no depth: forced lines are seen to their end.
+        let child_depth = if list.len() == 1 && depth > 0 {
+            depth
+        } else {
+            depth - 1
+        };
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_index = order[0].1;
+        let mut tried: MoveList<G::Move> = MoveList::new();
+        for (n, &(_, idx)) in order.iter().enumerate() {
+            let mv = list[idx as usize];
+            let child = pos.play(&mv);
+            let rev = if pos.is_irreversible(&mv) {
+                0
+            } else {
+                self.reversible[self.path.len() - 1] + 1
+            };
+            self.path.push(<G as Game>::hash(&child));
+            self.reversible.push(rev);
+            let score = if n == 0 {
+                -self.search(&child, -beta, -alpha, child_depth, ply + 1)
+            } else {
+                let s = -self.search(&child, -alpha - 1, -alpha, child_depth, ply + 1);
+                if s > alpha && s < beta {
+                    -self.search(&child, -beta, -alpha, child_depth, ply + 1)
+                } else {
+                    s
+                }
+            };
+            self.path.pop();
+            self.reversible.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = idx;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        self.ordering.cutoff(pos, &mv, ply, depth, &tried);
+                        break;
+                    }
+                }
+            }
+            tried.push(mv);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Hit {
+                move_index: Some(best_index),
+                score: to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+        best
+    }
+}

@@ -1,0 +1,269 @@
+//! Fixed-size, lock-free transposition table shared by all search threads.
+//!
+//! Each entry is two atomics: the packed data and `key ^ data`. A reader
+//! accepts an entry only when the two agree with its key, so a write torn by
+//! another thread reads as a miss, never as a wrong hit. Four entries form a
+//! 64-byte bucket; replacement prefers the same position, then the shallowest
+//! or oldest entry.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (all moves failed low).
+    Upper = 1,
+    /// The true value is at least the score (a move failed high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A hit: what an earlier search found for this position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// Index of the best move in the position's generated move list.
+    pub move_index: Option<u16>,
+    /// Score, relative to the node (win/loss distances from this position).
+    pub score: i16,
+    /// Remaining depth the score was searched to.
+    pub depth: u8,
+    /// Kind of bound.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+#[repr(C)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket([Entry; BUCKET]);
+
+/// The shared table.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+fn pack(h: &Hit, age: u8) -> u64 {
+    let mv = h.move_index.map_or(0, |i| i as u64 + 1);
+    mv | ((h.score as u16 as u64) << 16)
+        | ((h.depth as u64) << 32)
+        | ((h.bound as u64) << 40)
+        | (((age & 63) as u64) << 42)
+}
+
+fn unpack(d: u64) -> Option<(Hit, u8)> {
+    let bound = match (d >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = (d & 0xFFFF) as u16;
+    Some((
+        Hit {
+            move_index: mv.checked_sub(1),
+            score: (d >> 16) as u16 as i16,
+            depth: (d >> 32) as u8,
+            bound,
+        },
+        ((d >> 42) & 63) as u8,
+    ))
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> Table {
+        let n = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        Table {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        self.age
+            .store(self.age.load(Relaxed).wrapping_add(1) & 63, Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Looks a position up by its hash.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        for e in &self.bucket(key).0 {
+            let data = e.data.load(Relaxed);
+            if e.check.load(Relaxed) ^ data == key {
+                return unpack(data).map(|(h, _)| h);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result, replacing the least valuable entry of the bucket.
+    #[inline]
+    pub fn store(&self, key: u64, hit: Hit) {
+        let age = self.age.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut worst = i32::MAX;
+        for e in &bucket.0 {
+            let data = e.data.load(Relaxed);
+            let old = unpack(data);
+            if e.check.load(Relaxed) ^ data == key {
+                // Same position: keep a deeper exact-enough result's move if we have none.
+                let mut hit = hit;
+                if let Some((prev, _)) = old {
+                    if hit.move_index.is_none() {
+                        hit.move_index = prev.move_index;
+                    }
+                    if prev.depth > hit.depth + 2 && hit.bound != Bound::Exact {
+                        return;
+                    }
+                }
+                let d = pack(&hit, age);
+                e.data.store(d, Relaxed);
+                e.check.store(key ^ d, Relaxed);
+                return;
+            }
+            let value = match old {
+                None => i32::MIN,
+                Some((h, a)) => h.depth as i32 - 8 * (age.wrapping_sub(a) & 63) as i32,
+            };
+            if value < worst {
+                worst = value;
+                victim = e;
+            }
+        }
+        let d = pack(&hit, age);
+        victim.data.store(d, Relaxed);
+        victim.check.store(key ^ d, Relaxed);
+    }
+
+    /// Permille of a sample of entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.0 {
+                if let Some((_, a)) = unpack(e.data.load(Relaxed)) {
+                    used += (a == age) as u32;
+                }
+            }
+        }
+        (used * 1000) / (sample * BUCKET).max(1) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn hit(i: u16, score: i16, depth: u8) -> Hit {
+        Hit {
+            move_index: Some(i),
+            score,
+            depth,
+            bound: Bound::Exact,
+        }
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let t = Table::new(1);
+        assert_eq!(t.probe(42), None);
+        t.store(42, hit(3, -123, 7));
+        assert_eq!(t.probe(42), Some(hit(3, -123, 7)));
+        assert_eq!(t.probe(43), None);
+        let h = Hit {
+            move_index: None,
+            score: i16::MIN,
+            depth: 255,
+            bound: Bound::Upper,
+        };
+        t.store(7, h);
+        assert_eq!(t.probe(7), Some(h));
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_deepest_when_full() {
+        let t = Table::new(1);
+        let n = t.buckets.len() as u64;
+        // Keys that all map to bucket 0: small multiples of 2^64 / n.
+        let keys: Vec<u64> = (1..=5u64).map(|i| i * (u64::MAX / n / 8)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, hit(i as u16, 0, 10 - i as u8));
+        }
+        // The shallowest of the first four was replaced by the fifth.
+        assert_eq!(t.probe(keys[0]).map(|h| h.depth), Some(10));
+        assert_eq!(t.probe(keys[4]).map(|h| h.depth), Some(6));
+        assert_eq!(t.probe(keys[3]), None);
+    }
+
+    /// Threads hammer the same few buckets; every hit must carry the data that
+    /// was stored under that very key (the key is derived from the data).
+    #[test]
+    fn concurrent_writes_never_give_a_wrong_key_hit() {
+        let t = Arc::new(Table::new(1));
+        let n = t.buckets.len() as u64;
+        let threads: Vec<_> = (0..4u64)
+            .map(|id| {
+                let t = Arc::clone(&t);
+                std::thread::spawn(move || {
+                    let mut wrong = 0;
+                    let mut hits = 0;
+                    for i in 0..200_000u64 {
+                        let v = (i * 7 + id) % 64;
+                        let key = (v + 1) * (u64::MAX / n / 128) + (v << 1);
+                        t.store(key, hit(v as u16, v as i16 * 3, v as u8));
+                        let probe_v = (i * 13 + id * 5) % 64;
+                        let probe_key = (probe_v + 1) * (u64::MAX / n / 128) + (probe_v << 1);
+                        if let Some(h) = t.probe(probe_key) {
+                            hits += 1;
+                            if h != hit(probe_v as u16, probe_v as i16 * 3, probe_v as u8) {
+                                wrong += 1;
+                            }
+                        }
+                    }
+                    (wrong, hits)
+                })
+            })
+            .collect();
+        let mut hits = 0;
+        for th in threads {
+            let (wrong, h) = th.join().unwrap();
+            assert_eq!(wrong, 0);
+            hits += h;
+        }
+        assert!(hits > 1000, "the test must exercise hits: {hits}");
+    }
+}

@@ -1,0 +1,105 @@
+//! `analyze`: search one position and print each completed iteration.
+
+use super::rules::read_position;
+use super::PositionArgs;
+use anyhow::Result;
+use engine::eval::{Evaluator, Material};
+use engine::search::{Engine, Info, Limits, SearchInput};
+use engine::{bashnya, bushka, Game, GameKind};
+use std::io::Write;
+
+/// Search settings shared by `analyze`, `play` and `bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Stop after this depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Stop after this many milliseconds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Search threads (lazy SMP).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+impl SearchArgs {
+    /// The limits these options ask for (depth 12 when none is given).
+    pub fn limits(&self) -> Limits {
+        let mut l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(std::time::Duration::from_millis),
+            clock: None,
+        };
+        if l.depth.is_none() && l.nodes.is_none() && l.movetime.is_none() {
+            l.depth = Some(12);
+        }
+        l
+    }
+}
+
+/// The evaluation of each game used by the commands.
+pub fn evaluator<G: Game>() -> impl Evaluator<G>
+where
+    Material: Evaluator<G>,
+{
+    Material::default()
+}
+
+/// One `info` line.
+pub fn info_line<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
+    format!(
+        "info depth {} score {} nodes {} time {} nps {} pv {}",
+        info.depth,
+        info.score,
+        info.nodes,
+        info.time.as_millis(),
+        info.nps(),
+        pv_text(pos, &info.pv)
+    )
+}
+
+/// A principal variation in the game's notation.
+pub fn pv_text<G: Game>(pos: &G, pv: &[G::Move]) -> String {
+    let mut p = *pos;
+    let mut out = Vec::with_capacity(pv.len());
+    for m in pv {
+        out.push(p.move_text(m));
+        p = p.play(m);
+    }
+    out.join(" ")
+}
+
+/// `bushka analyze`.
+pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
+    match pos.game {
+        GameKind::Bushka => analyze_of::<bushka::Position>(&pos.position, search),
+        GameKind::Bashnya => analyze_of::<bashnya::Position>(&pos.position, search),
+    }
+}
+
+fn analyze_of<G: Game>(position: &str, args: &SearchArgs) -> Result<()>
+where
+    Material: Evaluator<G>,
+{
+    let pos: G = read_position(position)?;
+    let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
+    let eval = evaluator::<G>();
+    let input = SearchInput::new(pos, args.limits());
+    let mut out = std::io::stdout();
+    let result = engine.search(&eval, &input, |info| {
+        let _ = writeln!(out, "{}", info_line(&pos, info));
+        let _ = out.flush();
+    });
+    match result.best {
+        Some(m) => println!("bestmove {}", pos.move_text(&m)),
+        None => println!("bestmove none"),
+    }
+    Ok(())
+}

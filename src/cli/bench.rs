@@ -1,0 +1,71 @@
+//! `bench`: a fixed search workload whose node count at one thread is a
+//! signature of the search's behaviour.
+
+use super::analyze::evaluator;
+use anyhow::{Context, Result};
+use engine::eval::{Evaluator, Material};
+use engine::search::{Engine, Limits, SearchInput};
+use engine::{bashnya, bushka, Game, GameKind};
+use std::time::Instant;
+
+/// The bench positions of each game (compiled in from `data/bench/`).
+fn positions(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Bushka => include_str!("../../data/bench/bushka.txt"),
+        GameKind::Bashnya => include_str!("../../data/bench/bashnya.txt"),
+    }
+}
+
+/// Default bench depth of each game: about a second per game at one thread.
+pub fn default_depth(game: GameKind) -> u32 {
+    match game {
+        GameKind::Bushka => 9,
+        GameKind::Bashnya => 9,
+    }
+}
+
+/// `bushka bench`.
+pub fn bench(game: GameKind, threads: u32, depth: Option<u32>, hash: u32) -> Result<()> {
+    let depth = depth.unwrap_or_else(|| default_depth(game));
+    match game {
+        GameKind::Bushka => run::<bushka::Position>(game, threads, depth, hash),
+        GameKind::Bashnya => run::<bashnya::Position>(game, threads, depth, hash),
+    }
+}
+
+fn run<G: Game>(game: GameKind, threads: u32, depth: u32, hash: u32) -> Result<()>
+where
+    Material: Evaluator<G>,
+{
+    let eval = evaluator::<G>();
+    let mut engine = Engine::<G>::new(hash as usize, threads as usize);
+    let (mut nodes, start) = (0u64, Instant::now());
+    for (i, line) in positions(game)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .enumerate()
+    {
+        let pos = G::parse_position(line).with_context(|| format!("bench position {}", i + 1))?;
+        engine.clear();
+        let r = engine.search(&eval, &SearchInput::new(pos, Limits::depth(depth)), |_| {});
+        let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
+        println!(
+            "position {:2} depth {} score {} nodes {} time {} bestmove {}",
+            i + 1,
+            r.depth,
+            r.score,
+            r.nodes,
+            r.time.as_millis(),
+            best
+        );
+        nodes += r.nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("time {:.0} ms, {} threads", secs * 1000.0, threads);
+    println!(
+        "bench {} nodes {:.0} nps",
+        nodes,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
