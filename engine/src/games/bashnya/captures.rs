@@ -13,19 +13,6 @@ use super::position::{Position, Rules};
 use crate::game::Color;
 use smallvec::SmallVec;
 
-/// What a finished capture changes, given its start square: where the column
-/// ends, its final commander rank, the pieces taken in order (with a sentinel
-/// bit) and how often each square was jumped (four bits per square). Two
-/// captures from the same square give the same position exactly when these
-/// agree, so comparing them compares resulting positions exactly.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Effect {
-    to: u8,
-    king: bool,
-    taken: u64,
-    counts: u128,
-}
-
 /// Receives every complete capture sequence.
 pub(crate) trait Sink {
     /// Called with the search state at the end of a sequence; the column ends
@@ -33,9 +20,11 @@ pub(crate) trait Sink {
     fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool);
 }
 
-/// The scratch state of a capture search.
-pub(crate) struct CaptureSearch {
-    cols: [u64; 32],
+/// The scratch state of a capture search. The columns are only read: a
+/// jumped column's current contents are its original column without as many
+/// top pieces as it has been jumped (`counts`), so nothing is copied.
+pub(crate) struct CaptureSearch<'a> {
+    cols: &'a [u64; 32],
     occ: Bitboard,
     /// Squares commanded by the opponent of the capturing side.
     enemy: Bitboard,
@@ -54,15 +43,19 @@ pub(crate) struct CaptureSearch {
     counts: u128,
 }
 
-impl CaptureSearch {
+impl<'a> CaptureSearch<'a> {
     /// A search for the side to move in `pos`.
     #[inline]
-    pub(crate) fn new(pos: &Position) -> CaptureSearch {
+    pub(crate) fn new(pos: &'a Position) -> CaptureSearch<'a> {
         let black = pos.side == Color::Black;
         CaptureSearch {
-            cols: pos.cols,
+            cols: &pos.cols,
             occ: pos.occ,
-            enemy: if black { pos.occ & !pos.black } else { pos.black },
+            enemy: if black {
+                pos.occ & !pos.black
+            } else {
+                pos.black
+            },
             enemy_colour: if black { 0 } else { BLACK_BIT },
             far: far_rank(black),
             rejump: pos.rules == Rules::ImmediateRejump,
@@ -117,11 +110,11 @@ impl CaptureSearch {
                 continue;
             }
             found = true;
-            let saved = self.take(over, land);
+            self.take(over, land);
             // A man reaching the far rank is crowned at once and goes on as a king.
             let king = self.far & (1 << land) != 0;
             self.step(sink, land, king, self.barred(over));
-            self.untake(over, saved);
+            self.untake(over);
         }
         found
     }
@@ -144,7 +137,7 @@ impl CaptureSearch {
                 continue;
             }
             found = true;
-            let saved = self.take(over, 0);
+            self.take(over, 0);
             let barred = self.barred(over);
             let going_on = squares(landings)
                 .filter(|&l| self.can_jump(l, true, barred))
@@ -157,7 +150,7 @@ impl CaptureSearch {
                     sink.finish(self, land, true);
                 }
             }
-            self.untake(over, saved);
+            self.untake(over);
         }
         found
     }
@@ -192,12 +185,12 @@ impl CaptureSearch {
         })
     }
 
-    /// Takes the commander of the column on `over`, landing on `land`; returns the column before.
+    /// Takes the commander of the column on `over`, landing on `land`.
     #[inline(always)]
-    fn take(&mut self, over: u8, land: u8) -> u64 {
-        let old = self.cols[over as usize];
+    fn take(&mut self, over: u8, land: u8) {
+        let jumped_before = (self.counts >> (4 * over)) as u32 & 15;
+        let old = self.cols[over as usize] >> (2 * jumped_before);
         let rest = without_top(old);
-        self.cols[over as usize] = rest;
         let bit = 1u32 << over;
         if rest == 0 {
             self.occ &= !bit;
@@ -211,24 +204,36 @@ impl CaptureSearch {
         self.path[self.depth] = land;
         self.over[self.depth] = over;
         self.depth += 1;
-        old
     }
 
     /// Undoes [`CaptureSearch::take`].
     #[inline(always)]
-    fn untake(&mut self, over: u8, old: u64) {
+    fn untake(&mut self, over: u8) {
         self.depth -= 1;
-        self.cols[over as usize] = old;
         self.occ |= 1 << over;
         self.enemy |= 1 << over;
         self.taken &= !(3 << (2 * self.depth));
         self.counts -= 1u128 << (4 * over);
     }
 
-    /// What the current complete sequence changes.
-    #[inline(always)]
-    pub(crate) fn effect(&self, to: u8, king: bool) -> Effect {
-        Effect { to, king, taken: self.taken | 1 << (2 * self.depth), counts: self.counts }
+    /// True when `mv`, a capture from the same start square, gives the same
+    /// position as the current complete sequence ending on `to`. Resulting
+    /// positions are compared exactly through what a capture changes: the
+    /// end square, the commander's rank, how often each square was jumped and
+    /// the pieces taken in order (all other squares are untouched).
+    #[inline]
+    fn same_result(&self, mv: &Move, to: u8, promotes: bool) -> bool {
+        if mv.to() != to || mv.jumps as usize != self.depth || mv.promotes != promotes {
+            return false;
+        }
+        let mut counts = 0u128;
+        let mut taken = 0u64;
+        for (i, &over) in mv.jumped().iter().enumerate() {
+            let k = (counts >> (4 * over)) as u32 & 15;
+            taken |= ((self.cols[over as usize] >> (2 * k)) & 3) << (2 * i);
+            counts += 1u128 << (4 * over);
+        }
+        counts == self.counts && taken == self.taken
     }
 
     /// The current complete sequence as a move.
@@ -242,40 +247,23 @@ impl CaptureSearch {
     }
 }
 
-/// Effects already seen for the current start square.
-pub(crate) type Seen = SmallVec<[Effect; 32]>;
-
 /// Keeps one move per resulting position.
 pub(crate) struct MoveSink<'a> {
     /// Where the moves go.
     pub(crate) out: &'a mut crate::movelist::MoveList<Move>,
-    /// Effects of the moves from the current start square.
-    pub(crate) seen: Seen,
+    /// Index in `out` of the first move from the current start square.
+    pub(crate) first: usize,
 }
 
 impl Sink for MoveSink<'_> {
     #[inline]
     fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
-        let effect = search.effect(to, king);
-        if !self.seen.contains(&effect) {
-            self.seen.push(effect);
+        let promotes = king && !search.start_king;
+        if !self.out[self.first..]
+            .iter()
+            .any(|m| search.same_result(m, to, promotes))
+        {
             self.out.push(search.to_move(king));
-        }
-    }
-}
-
-/// Counts distinct resulting positions without building moves.
-pub(crate) struct CountSink {
-    /// Effects of the moves from the current start square.
-    pub(crate) seen: Seen,
-}
-
-impl Sink for CountSink {
-    #[inline]
-    fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
-        let effect = search.effect(to, king);
-        if !self.seen.contains(&effect) {
-            self.seen.push(effect);
         }
     }
 }

@@ -201,7 +201,10 @@ mod tests {
         assert_eq!(c.height(), 3);
         assert_eq!(c.text(), "Bww");
         assert_eq!(Column(without_top(c.0)).text(), "ww");
-        assert_eq!(Column(with_bottom(c.0, Piece::BlackMan.code())).text(), "Bwwb");
+        assert_eq!(
+            Column(with_bottom(c.0, Piece::BlackMan.code())).text(),
+            "Bwwb"
+        );
         assert_eq!(Column(swap_colours(c.0)).text(), "Wbb");
         let one = Column::from_pieces(&[Piece::WhiteMan]).unwrap();
         assert_eq!(without_top(one.0), 0);

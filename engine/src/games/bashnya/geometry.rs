@@ -203,7 +203,12 @@ mod tests {
                     NONE => 0,
                     n => 1u32 << n,
                 };
-                assert_eq!(shift(1 << s, d), expect, "dir {d} square {}", square_name(s));
+                assert_eq!(
+                    shift(1 << s, d),
+                    expect,
+                    "dir {d} square {}",
+                    square_name(s)
+                );
             }
         }
     }

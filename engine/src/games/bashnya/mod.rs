@@ -35,14 +35,17 @@ impl Game for Position {
         self.side
     }
 
+    #[inline]
     fn generate(&self, out: &mut MoveList<Move>) {
         movegen::generate(self, out);
     }
 
+    #[inline]
     fn count_moves(&self) -> u64 {
         movegen::count(self)
     }
 
+    #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
         self.after(mv)
     }

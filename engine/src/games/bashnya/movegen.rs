@@ -1,6 +1,6 @@
 //! Legal move generation and bulk counting (RULES.md 2.2-2.3).
 
-use super::captures::{CaptureSearch, CountSink, MoveSink, Seen};
+use super::captures::{CaptureSearch, MoveSink};
 use super::geometry::{
     far_rank, nearest, open_run, shift, squares, Bitboard, NE, NEIGHBOUR, NONE, NW, RAY, SE, SW,
 };
@@ -11,7 +11,6 @@ use crate::movelist::MoveList;
 
 /// The pieces a side moves with, seen through bitboards.
 struct Sides {
-    own: Bitboard,
     enemy: Bitboard,
     empty: Bitboard,
     men: Bitboard,
@@ -23,9 +22,12 @@ impl Sides {
     #[inline(always)]
     fn of(pos: &Position) -> Sides {
         let black = pos.side == Color::Black;
-        let own = if black { pos.black } else { pos.occ & !pos.black };
+        let own = if black {
+            pos.black
+        } else {
+            pos.occ & !pos.black
+        };
         Sides {
-            own,
             enemy: pos.occ & !own,
             empty: !pos.occ,
             men: own & !pos.kings,
@@ -48,9 +50,21 @@ impl Sides {
 /// True when the side to move has a capture (and so must capture).
 #[inline]
 pub(crate) fn has_capture(pos: &Position) -> bool {
-    let s = Sides::of(pos);
-    let men_can = (0..4).any(|d| shift(shift(s.men, d) & s.enemy, d) & s.empty != 0);
-    men_can || squares(s.kings).any(|k| king_can_capture(k, pos.occ, s.enemy))
+    capturers(pos, &Sides::of(pos)) != 0
+}
+
+/// The side's columns that can capture now.
+#[inline(always)]
+fn capturers(pos: &Position, s: &Sides) -> Bitboard {
+    let mut men = 0;
+    for d in 0..4 {
+        let back = 3 - d;
+        men |= shift(shift(s.empty, back) & s.enemy, back);
+    }
+    let kings = squares(s.kings)
+        .filter(|&k| king_can_capture(k, pos.occ, s.enemy))
+        .fold(0, |acc, k| acc | 1 << k);
+    (men & s.men) | kings
 }
 
 /// True when a king on `k` can jump some enemy column.
@@ -70,28 +84,27 @@ fn king_can_capture(k: u8, occ: Bitboard, enemy: Bitboard) -> bool {
 /// Fills `out` with every legal move, one per resulting position.
 pub(crate) fn generate(pos: &Position, out: &mut MoveList<Move>) {
     out.clear();
-    if has_capture(pos) {
-        generate_captures(pos, out);
-    } else {
-        generate_quiet(pos, out);
+    let sides = Sides::of(pos);
+    match capturers(pos, &sides) {
+        0 => generate_quiet(pos, &sides, out),
+        from => generate_captures(pos, from, out),
     }
 }
 
 /// Every capture, one per resulting position. Different start squares always
 /// give different positions (the start square is emptied in one and not in
 /// the other), so duplicates are only looked for among one column's captures.
-fn generate_captures(pos: &Position, out: &mut MoveList<Move>) {
+fn generate_captures(pos: &Position, capturers: Bitboard, out: &mut MoveList<Move>) {
     let mut search = CaptureSearch::new(pos);
-    let mut sink = MoveSink { out, seen: Seen::new() };
-    for from in squares(Sides::of(pos).own) {
-        sink.seen.clear();
+    let mut sink = MoveSink { out, first: 0 };
+    for from in squares(capturers) {
+        sink.first = sink.out.len();
         search.run(from, &mut sink);
     }
 }
 
 /// Every non-capturing move: men step forward, kings fly.
-fn generate_quiet(pos: &Position, out: &mut MoveList<Move>) {
-    let s = Sides::of(pos);
+fn generate_quiet(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
     let far = far_rank(s.black);
     for d in s.forward() {
         let back = 3 - d;
@@ -113,32 +126,30 @@ fn generate_quiet(pos: &Position, out: &mut MoveList<Move>) {
 /// captures are searched and deduplicated.
 #[inline]
 pub(crate) fn count(pos: &Position) -> u64 {
-    if has_capture(pos) {
-        count_captures(pos)
-    } else {
-        count_quiet(pos)
+    let sides = Sides::of(pos);
+    match capturers(pos, &sides) {
+        0 => count_quiet(pos, &sides),
+        from => count_captures(pos, from),
     }
 }
 
-fn count_captures(pos: &Position) -> u64 {
-    let mut search = CaptureSearch::new(pos);
-    let mut sink = CountSink { seen: Seen::new() };
-    let mut n = 0;
-    for from in squares(Sides::of(pos).own) {
-        sink.seen.clear();
-        search.run(from, &mut sink);
-        n += sink.seen.len() as u64;
-    }
-    n
+/// Captures are deduplicated, so they are generated and counted.
+fn count_captures(pos: &Position, capturers: Bitboard) -> u64 {
+    let mut list = MoveList::new();
+    generate_captures(pos, capturers, &mut list);
+    list.len() as u64
 }
 
 #[inline(always)]
-fn count_quiet(pos: &Position) -> u64 {
-    let s = Sides::of(pos);
+fn count_quiet(pos: &Position, s: &Sides) -> u64 {
     let [a, b] = s.forward();
     let men = (shift(s.men, a) & s.empty).count_ones() + (shift(s.men, b) & s.empty).count_ones();
     let kings: u32 = squares(s.kings)
-        .map(|k| (0..4).map(|d| open_run(k, d, pos.occ).count_ones()).sum::<u32>())
+        .map(|k| {
+            (0..4)
+                .map(|d| open_run(k, d, pos.occ).count_ones())
+                .sum::<u32>()
+        })
         .sum();
     (men + kings) as u64
 }

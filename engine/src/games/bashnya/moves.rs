@@ -29,7 +29,13 @@ impl Move {
     pub(crate) fn quiet(from: u8, to: u8, promotes: bool) -> Move {
         let mut path = [0; MAX_JUMPS];
         path[0] = to;
-        Move { from, jumps: 0, promotes, path, over: [0; MAX_JUMPS] }
+        Move {
+            from,
+            jumps: 0,
+            promotes,
+            path,
+            over: [0; MAX_JUMPS],
+        }
     }
 
     /// The square the moving column starts on.
@@ -39,7 +45,7 @@ impl Move {
 
     /// The square the moving column ends on.
     pub fn to(&self) -> u8 {
-        self.path[(self.jumps as usize).max(1) - 1]
+        self.path[(self.jumps as usize).clamp(1, MAX_JUMPS) - 1]
     }
 
     /// True for a capture.
@@ -59,12 +65,12 @@ impl Move {
 
     /// The landing squares of a capture in order (the destination of a quiet move).
     pub fn route(&self) -> &[u8] {
-        &self.path[..(self.jumps as usize).max(1)]
+        &self.path[..(self.jumps as usize).clamp(1, MAX_JUMPS)]
     }
 
     /// The squares jumped by a capture, in order (empty for a quiet move).
     pub fn jumped(&self) -> &[u8] {
-        &self.over[..self.jumps as usize]
+        &self.over[..(self.jumps as usize).min(MAX_JUMPS)]
     }
 }
 

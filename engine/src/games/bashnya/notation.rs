@@ -24,13 +24,21 @@ impl Position {
         let found = if capture {
             self.find_capture(&legal, &squares, clean)?
         } else {
-            legal.iter().find(|m| !m.is_capture() && m.from == squares[0] && m.to() == squares[1]).copied()
+            legal
+                .iter()
+                .find(|m| !m.is_capture() && m.from == squares[0] && m.to() == squares[1])
+                .copied()
         };
         found.ok_or_else(|| MoveError::Illegal(clean.to_string()))
     }
 
     /// The legal capture a route (or `start:end`) names, if any.
-    fn find_capture(&self, legal: &[Move], squares: &[u8], text: &str) -> Result<Option<Move>, MoveError> {
+    fn find_capture(
+        &self,
+        legal: &[Move],
+        squares: &[u8],
+        text: &str,
+    ) -> Result<Option<Move>, MoveError> {
         if !has_capture(self) || self.columns_of(self.side) & (1 << squares[0]) == 0 {
             return Ok(None);
         }
@@ -39,12 +47,18 @@ impl Position {
         CaptureSearch::new(self).run(squares[0], &mut sink);
         if let Some(full) = sink.routes.iter().find(|m| m.route() == route) {
             let result = self.after(full);
-            return Ok(legal.iter().find(|m| m.from == squares[0] && self.after(m) == result).copied());
+            return Ok(legal
+                .iter()
+                .find(|m| m.from == squares[0] && self.after(m) == result)
+                .copied());
         }
         if route.len() != 1 {
             return Ok(None);
         }
-        let matches: Vec<&Move> = legal.iter().filter(|m| m.from == squares[0] && m.to() == route[0]).collect();
+        let matches: Vec<&Move> = legal
+            .iter()
+            .filter(|m| m.from == squares[0] && m.to() == route[0])
+            .collect();
         match matches.as_slice() {
             [] => Ok(None),
             [one] => Ok(Some(**one)),
@@ -77,7 +91,10 @@ fn split_squares(text: &str) -> Result<(Vec<u8>, bool), String> {
     if parts.len() > 1 + super::moves::MAX_JUMPS {
         return Err("longer than any capture".into());
     }
-    let squares = parts.iter().map(|p| read_square(p.trim())).collect::<Result<Vec<u8>, String>>()?;
+    let squares = parts
+        .iter()
+        .map(|p| read_square(p.trim()))
+        .collect::<Result<Vec<u8>, String>>()?;
     Ok((squares, capture))
 }
 
@@ -89,4 +106,3 @@ fn read_square(name: &str) -> Result<u8, String> {
         Err(SquareNameError::Light) => Err(format!("{name} is a light square")),
     }
 }
-

@@ -1,8 +1,7 @@
 //! The position: every square's column, commander bitboards, side to move, hash.
 
 use super::column::{
-    height, swap_colours, with_bottom, without_top, Column, Piece, BLACK_BIT, KING_BIT,
-    MAX_HEIGHT,
+    height, swap_colours, with_bottom, without_top, Column, Piece, BLACK_BIT, KING_BIT, MAX_HEIGHT,
 };
 use super::geometry::{far_rank, square_name, Bitboard, SQUARES};
 use super::moves::Move;
@@ -47,6 +46,7 @@ pub enum Rules {
 
 /// A Bashnya position: a small `Copy` value, changed by copy-make.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct Position {
     /// Each square's column (encoded as in [`super::column`]).
     pub(crate) cols: [u64; SQUARES],
@@ -79,7 +79,15 @@ impl std::fmt::Debug for Position {
 impl Position {
     /// A position with no pieces and the given side to move.
     pub fn empty(side: Color) -> Position {
-        let mut p = Position { cols: [0; SQUARES], occ: 0, black: 0, kings: 0, side, hash: 0, rules: Rules::Standard };
+        let mut p = Position {
+            cols: [0; SQUARES],
+            occ: 0,
+            black: 0,
+            kings: 0,
+            side,
+            hash: 0,
+            rules: Rules::Standard,
+        };
         p.hash = p.computed_hash();
         p
     }
@@ -96,13 +104,22 @@ impl Position {
                 return Err(PositionError::DuplicateSquare(square_name(sq)));
             }
             let Some(top) = col.top() else {
-                return Err(PositionError::BadColumn(square_name(sq), "no pieces".into()));
+                return Err(PositionError::BadColumn(
+                    square_name(sq),
+                    "no pieces".into(),
+                ));
             };
             if col.height() > MAX_HEIGHT {
-                return Err(PositionError::TooManyPieces(format!("{} in one column", col.height())));
+                return Err(PositionError::TooManyPieces(format!(
+                    "{} in one column",
+                    col.height()
+                )));
             }
             if !top.is_king() && far_rank(top.color() == Color::Black) & (1 << sq) != 0 {
-                return Err(PositionError::ManOnPromotionRow(top.color().name(), square_name(sq)));
+                return Err(PositionError::ManOnPromotionRow(
+                    top.color().name(),
+                    square_name(sq),
+                ));
             }
             for piece in col.pieces() {
                 count[piece.color() as usize] += 1;
@@ -125,8 +142,18 @@ impl Position {
     pub fn initial() -> Position {
         let mut p = Position::empty(Color::White);
         for sq in 0..12 {
-            p.set(sq, Column::from_pieces(&[Piece::WhiteMan]).unwrap_or_default().raw());
-            p.set(31 - sq, Column::from_pieces(&[Piece::BlackMan]).unwrap_or_default().raw());
+            p.set(
+                sq,
+                Column::from_pieces(&[Piece::WhiteMan])
+                    .unwrap_or_default()
+                    .raw(),
+            );
+            p.set(
+                31 - sq,
+                Column::from_pieces(&[Piece::BlackMan])
+                    .unwrap_or_default()
+                    .raw(),
+            );
         }
         p
     }
@@ -177,50 +204,54 @@ impl Position {
 
     /// The hash computed from scratch; always equals [`Position::zobrist`].
     pub fn computed_hash(&self) -> u64 {
-        let side = if self.side == Color::Black { SIDE_KEY } else { 0 };
+        let side = if self.side == Color::Black {
+            SIDE_KEY
+        } else {
+            0
+        };
         (0..SQUARES).fold(side, |h, sq| h ^ column_key(sq, self.cols[sq]))
     }
 
     /// Puts an encoded column on a square, keeping bitboards and hash in step.
     #[inline(always)]
     pub(crate) fn set(&mut self, sq: usize, col: u64) {
+        let sq = sq & (SQUARES - 1);
         self.hash ^= column_key(sq, self.cols[sq]) ^ column_key(sq, col);
         self.cols[sq] = col;
         let bit = 1u32 << sq;
-        self.occ &= !bit;
-        self.black &= !bit;
-        self.kings &= !bit;
-        if col != 0 {
-            self.occ |= bit;
-            if col & BLACK_BIT != 0 {
-                self.black |= bit;
-            }
-            if col & KING_BIT != 0 {
-                self.kings |= bit;
-            }
-        }
+        let present = if col != 0 { bit } else { 0 };
+        self.occ = (self.occ & !bit) | present;
+        self.black = (self.black & !bit) | if col & BLACK_BIT != 0 { present } else { 0 };
+        self.kings = (self.kings & !bit) | if col & KING_BIT != 0 { present } else { 0 };
     }
 
-    /// The position after `mv` (copy-make). Captured pieces go to the bottom
-    /// of the moving column in the order they were taken.
-    #[inline]
+    /// The position after `mv` (copy-make).
+    #[inline(always)]
     pub(crate) fn after(&self, mv: &Move) -> Position {
         let mut next = *self;
-        let from = mv.from as usize;
+        next.apply(mv);
+        next
+    }
+
+    /// Plays `mv` in place. Captured pieces go to the bottom of the moving
+    /// column in the order they were taken.
+    #[inline(always)]
+    fn apply(&mut self, mv: &Move) {
+        let from = mv.from as usize & (SQUARES - 1);
         let mut col = self.cols[from];
-        next.set(from, 0);
+        self.set(from, 0);
         for &j in mv.jumped() {
-            let jumped = next.cols[j as usize];
+            let j = j as usize & (SQUARES - 1);
+            let jumped = self.cols[j];
             col = with_bottom(col, jumped & 3);
-            next.set(j as usize, without_top(jumped));
+            self.set(j, without_top(jumped));
         }
         if mv.promotes {
             col |= KING_BIT;
         }
-        next.set(mv.to() as usize, col);
-        next.side = self.side.opponent();
-        next.hash ^= SIDE_KEY;
-        next
+        self.set(mv.to() as usize, col);
+        self.side = self.side.opponent();
+        self.hash ^= SIDE_KEY;
     }
 
     /// The position with colours swapped and the board turned round.
@@ -237,7 +268,12 @@ impl Position {
         let want = color == Color::Black;
         self.cols
             .iter()
-            .map(|&c| Column(c).pieces().filter(|p| (p.color() == Color::Black) == want).count() as u32)
+            .map(|&c| {
+                Column(c)
+                    .pieces()
+                    .filter(|p| (p.color() == Color::Black) == want)
+                    .count() as u32
+            })
             .sum()
     }
 
@@ -245,5 +281,4 @@ impl Position {
     pub fn height(&self, sq: u8) -> u32 {
         height(self.cols.get(sq as usize).copied().unwrap_or(0))
     }
-
 }

@@ -20,7 +20,11 @@ impl Position {
         let side = match side.trim() {
             "W" => Color::White,
             "B" => Color::Black,
-            other => return Err(malformed(&format!("side to move must be W or B, not '{other}'"))),
+            other => {
+                return Err(malformed(&format!(
+                    "side to move must be W or B, not '{other}'"
+                )))
+            }
         };
         let list = list.trim();
         let mut columns = Vec::new();
@@ -57,9 +61,13 @@ fn parse_entry(item: &str) -> Result<(u8, Column), PositionError> {
     let name = name.trim();
     let sq = match parse_square(name) {
         Ok(sq) => sq,
-        Err(SquareNameError::Unknown) => return Err(PositionError::UnknownSquare(name.to_string())),
+        Err(SquareNameError::Unknown) => {
+            return Err(PositionError::UnknownSquare(name.to_string()))
+        }
         Err(SquareNameError::Light) => {
-            return Err(PositionError::UnknownSquare(format!("{name} (a light square)")))
+            return Err(PositionError::UnknownSquare(format!(
+                "{name} (a light square)"
+            )))
         }
     };
     Ok((sq, parse_column(sq, pieces.trim())?))
