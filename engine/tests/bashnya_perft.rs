@@ -1,6 +1,15 @@
 //! Bashnya perft against the reference counts in `data/perft/bashnya.txt`.
+//!
+//! The reference generator lets a capture jump straight back over the column
+//! it has just jumped, which RULES.md 2.3 forbids; every line matches under
+//! [`Rules::ImmediateRejump`]. Under the default [`Rules::Standard`] a dozen
+//! lines differ, and there the plain oracle of `support/bashnya_oracle.rs`
+//! must agree with the fast generator instead.
 
-use engine::bashnya::Position;
+#[path = "support/bashnya_oracle.rs"]
+mod bashnya_oracle;
+
+use engine::bashnya::{Position, Rules};
 use engine::perft::{perft, perft_parallel};
 use engine::Game;
 
@@ -31,6 +40,7 @@ fn check(max_nodes: Option<u64>, min_nodes: u64) {
         }
         let pos = Position::parse_position(&fen).unwrap();
         assert_eq!(pos.to_text(), fen, "position text round trip");
+        let pos = pos.with_rules(Rules::ImmediateRejump);
         assert_eq!(perft(&pos, depth), nodes, "{fen} depth {depth}");
     }
 }
@@ -67,7 +77,31 @@ fn mirrored_positions_have_mirrored_perft() {
         if nodes > 100_000 {
             continue;
         }
-        let pos = Position::parse_position(&fen).unwrap();
+        let pos = Position::parse_position(&fen).unwrap().with_rules(Rules::ImmediateRejump);
         assert_eq!(perft(&pos.mirror(), depth), nodes, "mirror of {fen}");
     }
+}
+
+#[test]
+fn standard_rules_perft_matches_oracle() {
+    let mut differ = 0;
+    for (fen, depth, nodes) in cases() {
+        if nodes > 10_000 {
+            continue;
+        }
+        let pos = Position::parse_position(&fen).unwrap();
+        let fast = perft(&pos, depth);
+        assert_eq!(fast, bashnya_oracle::perft(&fen, depth, false), "{fen} depth {depth}");
+        differ += u32::from(fast != nodes);
+    }
+    // The lines where an immediate re-jump is possible somewhere in the tree.
+    assert_eq!(differ, 12);
+}
+
+#[test]
+fn immediate_rejump_changes_the_count() {
+    let fen = "W:a1=w,c1=w,e1=w,g1=w,d2=w,h2=w,a3=wbb,c3=bwww,g3=w,d4=bbw,h6=b,a7=b,c7=b,e7=b,b8=b,f8=b,h8=b";
+    let pos = Position::parse_position(fen).unwrap();
+    assert_eq!(perft(&pos, 3), 9);
+    assert_eq!(perft(&pos.with_rules(Rules::ImmediateRejump), 3), 1);
 }
