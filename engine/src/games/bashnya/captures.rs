@@ -11,7 +11,49 @@ use super::geometry::{far_rank, nearest, open_run, squares, Bitboard, NEIGHBOUR,
 use super::moves::{Move, MAX_JUMPS};
 use super::position::{Position, Rules};
 use crate::game::Color;
-use smallvec::SmallVec;
+
+/// `MAN_OVERS[s]`: the neighbours of `s` that have a square beyond them,
+/// the only squares a man on `s` could jump.
+const MAN_OVERS: [Bitboard; 32] = build_man_overs();
+
+const fn build_man_overs() -> [Bitboard; 32] {
+    let mut t = [0; 32];
+    let mut s = 0;
+    while s < 32 {
+        let mut d = 0;
+        while d < 4 {
+            let n = NEIGHBOUR[d][s];
+            if n != NONE && NEIGHBOUR[d][n as usize] != NONE {
+                t[s] |= 1 << n;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// True when a man on `sq` can jump one of `targets` onto an empty square.
+#[inline(always)]
+fn man_can_jump(sq: u8, targets: Bitboard, occ: Bitboard) -> bool {
+    (0..4).any(|d| {
+        let over = NEIGHBOUR[d][sq as usize];
+        over != NONE && targets & (1 << over) != 0 && {
+            let land = NEIGHBOUR[d][over as usize];
+            land != NONE && occ & (1 << land) == 0
+        }
+    })
+}
+
+/// The bitboard of one square, empty for [`NONE`].
+#[inline(always)]
+const fn bit_of(sq: u8) -> Bitboard {
+    if sq == NONE {
+        0
+    } else {
+        1 << (sq & 31)
+    }
+}
 
 /// Receives every complete capture sequence.
 pub(crate) trait Sink {
@@ -22,7 +64,7 @@ pub(crate) trait Sink {
 
 /// The scratch state of a capture search. The columns are only read: a
 /// jumped column's current contents are its original column without as many
-/// top pieces as it has been jumped (`counts`), so nothing is copied.
+/// top pieces as it has been jumped (`times`), so nothing is copied.
 pub(crate) struct CaptureSearch<'a> {
     cols: &'a [u64; 32],
     occ: Bitboard,
@@ -40,7 +82,8 @@ pub(crate) struct CaptureSearch<'a> {
     path: [u8; MAX_JUMPS],
     over: [u8; MAX_JUMPS],
     taken: u64,
-    counts: u128,
+    /// How often each square has been jumped so far.
+    times: [u8; 32],
 }
 
 impl<'a> CaptureSearch<'a> {
@@ -65,7 +108,7 @@ impl<'a> CaptureSearch<'a> {
             path: [0; MAX_JUMPS],
             over: [0; MAX_JUMPS],
             taken: 0,
-            counts: 0,
+            times: [0; 32],
         }
     }
 
@@ -85,6 +128,40 @@ impl<'a> CaptureSearch<'a> {
         self.occ |= bit;
     }
 
+    /// The number of captures of the man-commanded column on `from` when none
+    /// of its jumps can go on or crowns: each is then a distinct one-jump
+    /// move. `None` when the full search is needed. (Counting fast path.)
+    #[inline]
+    pub(crate) fn single_jumps(&self, from: u8) -> Option<u64> {
+        let occ = self.occ & !(1 << from);
+        let mut n = 0;
+        for d in 0..4 {
+            let over = NEIGHBOUR[d][from as usize];
+            if over == NONE || self.enemy & (1 << over) == 0 {
+                continue;
+            }
+            let land = NEIGHBOUR[d][over as usize];
+            if land == NONE || occ & (1 << land) != 0 {
+                continue;
+            }
+            if self.far & (1 << land) != 0 {
+                return None;
+            }
+            let bit = 1u32 << over;
+            let rest = without_top(self.cols[over as usize]);
+            let occ_after = if rest == 0 { occ & !bit } else { occ };
+            let released = rest == 0 || rest & BLACK_BIT != self.enemy_colour;
+            let enemy_after = if released { self.enemy & !bit } else { self.enemy };
+            let barred = if self.rejump { 0 } else { bit };
+            let near = enemy_after & MAN_OVERS[land as usize] & !barred;
+            if near != 0 && man_can_jump(land, near, occ_after) {
+                return None;
+            }
+            n += 1;
+        }
+        Some(n)
+    }
+
     /// Continues from `sq` if possible; otherwise the sequence is complete.
     fn step<S: Sink>(&mut self, sink: &mut S, sq: u8, king: bool, last: u8) {
         let found = if king {
@@ -99,6 +176,9 @@ impl<'a> CaptureSearch<'a> {
 
     /// A man commander's jumps from `sq`, forward and backward, never over `last`.
     fn man_jumps<S: Sink>(&mut self, sink: &mut S, sq: u8, last: u8) -> bool {
+        if self.enemy & MAN_OVERS[sq as usize] & !bit_of(last) == 0 {
+            return false;
+        }
         let mut found = false;
         for d in 0..4 {
             let over = NEIGHBOUR[d][sq as usize];
@@ -167,6 +247,9 @@ impl<'a> CaptureSearch<'a> {
 
     /// True when a column on `sq` could jump now (not over `last`).
     fn can_jump(&self, sq: u8, king: bool, last: u8) -> bool {
+        if !king && self.enemy & MAN_OVERS[sq as usize] & !bit_of(last) == 0 {
+            return false;
+        }
         (0..4).any(|d| {
             let over = if king {
                 let blockers = RAY[d][sq as usize] & self.occ;
@@ -188,7 +271,7 @@ impl<'a> CaptureSearch<'a> {
     /// Takes the commander of the column on `over`, landing on `land`.
     #[inline(always)]
     fn take(&mut self, over: u8, land: u8) {
-        let jumped_before = (self.counts >> (4 * over)) as u32 & 15;
+        let jumped_before = self.times[over as usize & 31] as u32;
         let old = self.cols[over as usize] >> (2 * jumped_before);
         let rest = without_top(old);
         let bit = 1u32 << over;
@@ -200,7 +283,7 @@ impl<'a> CaptureSearch<'a> {
             self.enemy &= !bit;
         }
         self.taken |= (old & 3) << (2 * self.depth);
-        self.counts += 1u128 << (4 * over);
+        self.times[over as usize & 31] += 1;
         self.path[self.depth] = land;
         self.over[self.depth] = over;
         self.depth += 1;
@@ -213,7 +296,7 @@ impl<'a> CaptureSearch<'a> {
         self.occ |= 1 << over;
         self.enemy |= 1 << over;
         self.taken &= !(3 << (2 * self.depth));
-        self.counts -= 1u128 << (4 * over);
+        self.times[over as usize & 31] -= 1;
     }
 
     /// True when `mv`, a capture from the same start square, gives the same
@@ -226,14 +309,19 @@ impl<'a> CaptureSearch<'a> {
         if mv.to() != to || mv.jumps as usize != self.depth || mv.promotes != promotes {
             return false;
         }
-        let mut counts = 0u128;
+        let mut left = self.times;
         let mut taken = 0u64;
         for (i, &over) in mv.jumped().iter().enumerate() {
-            let k = (counts >> (4 * over)) as u32 & 15;
-            taken |= ((self.cols[over as usize] >> (2 * k)) & 3) << (2 * i);
-            counts += 1u128 << (4 * over);
+            let over = over as usize & 31;
+            if left[over] == 0 {
+                return false;
+            }
+            // The piece taken is the one `times - left` places below the top.
+            let k = self.times[over] - left[over];
+            left[over] -= 1;
+            taken |= ((self.cols[over] >> (2 * k)) & 3) << (2 * i);
         }
-        counts == self.counts && taken == self.taken
+        taken == self.taken
     }
 
     /// The current complete sequence as a move.
@@ -258,12 +346,36 @@ pub(crate) struct MoveSink<'a> {
 impl Sink for MoveSink<'_> {
     #[inline]
     fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
+        // One-jump captures never coincide (see CountSink); skip the scan.
         let promotes = king && !search.start_king;
-        if !self.out[self.first..]
-            .iter()
-            .any(|m| search.same_result(m, to, promotes))
+        if search.depth == 1
+            || !self.out[self.first..].iter().any(|m| search.same_result(m, to, promotes))
         {
             self.out.push(search.to_move(king));
+        }
+    }
+}
+
+/// Counts distinct resulting positions. A one-jump capture differs from every
+/// other capture of its column (another one-jump capture takes another piece
+/// or lands elsewhere; a longer one takes more pieces), so only longer
+/// captures are kept for comparison.
+pub(crate) struct CountSink {
+    /// Distinct captures counted so far.
+    pub(crate) count: u64,
+    /// The longer captures of the current start square.
+    pub(crate) longer: crate::movelist::MoveList<Move>,
+}
+
+impl Sink for CountSink {
+    #[inline]
+    fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
+        let promotes = king && !search.start_king;
+        if search.depth == 1 {
+            self.count += 1;
+        } else if !self.longer.iter().any(|m| search.same_result(m, to, promotes)) {
+            self.count += 1;
+            self.longer.push(search.to_move(king));
         }
     }
 }

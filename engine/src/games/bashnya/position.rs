@@ -46,7 +46,6 @@ pub enum Rules {
 
 /// A Bashnya position: a small `Copy` value, changed by copy-make.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(64))]
 pub struct Position {
     /// Each square's column (encoded as in [`super::column`]).
     pub(crate) cols: [u64; SQUARES],
