@@ -66,7 +66,7 @@ pub(crate) trait Sink {
 /// jumped column's current contents are its original column without as many
 /// top pieces as it has been jumped (`times`), so nothing is copied.
 pub(crate) struct CaptureSearch<'a> {
-    cols: &'a [u64; 32],
+    pos: &'a Position,
     occ: Bitboard,
     /// Squares commanded by the opponent of the capturing side.
     enemy: Bitboard,
@@ -92,7 +92,7 @@ impl<'a> CaptureSearch<'a> {
     pub(crate) fn new(pos: &'a Position) -> CaptureSearch<'a> {
         let black = pos.side == Color::Black;
         CaptureSearch {
-            cols: &pos.cols,
+            pos,
             occ: pos.occ,
             enemy: if black {
                 pos.occ & !pos.black
@@ -118,7 +118,7 @@ impl<'a> CaptureSearch<'a> {
     pub(crate) fn run<S: Sink>(&mut self, from: u8, sink: &mut S) {
         let bit = 1u32 << from;
         self.from = from;
-        self.start_king = self.cols[from as usize] & KING_BIT != 0;
+        self.start_king = self.pos.code(from as usize) & KING_BIT != 0;
         self.occ &= !bit;
         if self.start_king {
             self.king_jumps(sink, from, NONE);
@@ -148,7 +148,7 @@ impl<'a> CaptureSearch<'a> {
                 return None;
             }
             let bit = 1u32 << over;
-            let rest = without_top(self.cols[over as usize]);
+            let rest = without_top(self.pos.code(over as usize));
             let occ_after = if rest == 0 { occ & !bit } else { occ };
             let released = rest == 0 || rest & BLACK_BIT != self.enemy_colour;
             let enemy_after = if released { self.enemy & !bit } else { self.enemy };
@@ -272,7 +272,7 @@ impl<'a> CaptureSearch<'a> {
     #[inline(always)]
     fn take(&mut self, over: u8, land: u8) {
         let jumped_before = self.times[over as usize & 31] as u32;
-        let old = self.cols[over as usize] >> (2 * jumped_before);
+        let old = self.pos.code(over as usize) >> (2 * jumped_before);
         let rest = without_top(old);
         let bit = 1u32 << over;
         if rest == 0 {
@@ -319,7 +319,7 @@ impl<'a> CaptureSearch<'a> {
             // The piece taken is the one `times - left` places below the top.
             let k = self.times[over] - left[over];
             left[over] -= 1;
-            taken |= ((self.cols[over] >> (2 * k)) & 3) << (2 * i);
+            taken |= ((self.pos.code(over) >> (2 * k)) & 3) << (2 * i);
         }
         taken == self.taken
     }

@@ -47,7 +47,9 @@ impl Game for Position {
 
     #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
-        self.after(mv)
+        let mut next = *self;
+        next.apply(mv);
+        next
     }
 
     fn hash(&self) -> u64 {
