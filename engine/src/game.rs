@@ -145,6 +145,16 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         list.len() as u64
     }
 
+    /// The number of legal moves when none of them captures, else `None`:
+    /// what the search asks of a leaf before scoring it statically.
+    fn count_if_quiet(&self) -> Option<u64> {
+        if self.must_capture() {
+            None
+        } else {
+            Some(self.count_moves())
+        }
+    }
+
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;
 
@@ -178,6 +188,11 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 
     /// The same position with colours swapped and the board turned round.
     fn mirror(&self) -> Self;
+
+    /// A picture of the board for a terminal, with coordinates.
+    fn diagram(&self) -> String {
+        self.to_text()
+    }
 
     /// A number that tells moves apart for the history heuristic (collisions
     /// only blur ordering). Games override it with their from and to squares.

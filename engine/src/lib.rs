@@ -6,8 +6,10 @@
 pub mod eval;
 pub mod game;
 pub mod games;
+pub mod hub;
 pub mod movelist;
 pub mod perft;
+pub mod record;
 pub mod search;
 pub mod tt;
 pub mod zobrist;

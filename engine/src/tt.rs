@@ -78,11 +78,37 @@ fn unpack(d: u64) -> Option<(Hit, u8)> {
     ))
 }
 
+/// Asks the kernel for 2 MiB pages under the table: random probes then miss
+/// the TLB far less often (Linux with transparent huge pages in `madvise` mode).
+fn advise_huge_pages(buckets: &Vec<Bucket>) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let aligned = start.div_ceil(PAGE) * PAGE;
+        if end > aligned {
+            // SAFETY: the range lies inside this vector's own allocation;
+            // madvise only changes how the kernel backs it, never its contents.
+            unsafe {
+                libc::madvise(
+                    aligned as *mut libc::c_void,
+                    end - aligned,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
+}
+
 impl Table {
     /// A table of about `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Table {
         let n = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(n);
+        let mut buckets: Vec<Bucket> = Vec::with_capacity(n);
+        advise_huge_pages(&buckets);
         buckets.resize_with(n, Bucket::default);
         Table {
             buckets,
@@ -113,6 +139,20 @@ impl Table {
     fn bucket(&self, key: u64) -> &Bucket {
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Starts loading a position's bucket into the cache, so that a later
+    /// [`Table::probe`] does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint; any address is allowed, and this one is valid.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks a position up by its hash.

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod bench;
+mod play;
 mod rules;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +55,31 @@ enum Command {
         #[command(flatten)]
         search: analyze::SearchArgs,
     },
+    /// Play a game in the terminal against the engine.
+    Play {
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Which side the human plays.
+        #[arg(long, value_enum, default_value = "white")]
+        human: play::Human,
+        /// Engine thinking time per move in milliseconds.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: u64,
+        /// Declare a draw after this many plies.
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        max_plies: u64,
+        /// Engine search threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+        /// Evaluation weights file (`material` for material only).
+        #[arg(long)]
+        weights: Option<String>,
+    },
+    /// Speak the engine protocol (Hub-style) on standard input and output; see docs/hub.md.
+    Hub,
     /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
     Bench {
         /// The game: bushka or bashnya.
@@ -105,6 +131,30 @@ pub fn run() -> i32 {
             divide,
         } => rules::perft(&pos, depth, threads, divide),
         Command::Analyze { pos, search } => analyze::analyze(&pos, &search),
+        Command::Play {
+            pos,
+            human,
+            movetime,
+            max_plies,
+            threads,
+            hash,
+            weights,
+        } => play::play(&play::PlayArgs {
+            game: pos.game,
+            position: pos.position,
+            human,
+            movetime,
+            max_plies: max_plies as usize,
+            threads,
+            hash,
+            weights,
+        }),
+        Command::Hub => {
+            let out: engine::hub::Output =
+                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            engine::hub::run(std::io::stdin().lock(), out);
+            Ok(())
+        }
         Command::Bench {
             game,
             threads,
@@ -115,6 +165,13 @@ pub fn run() -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
+            // A closed pipe (`bushka moves | head`) is the reader's choice, not an error.
+            let broken_pipe = e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            if broken_pipe {
+                return 0;
+            }
             eprintln!("error: {e:#}");
             2
         }

@@ -210,7 +210,7 @@ impl<G: Game> Engine<G> {
     }
 
     /// Searches; `on_info` hears of every completed iteration.
-    pub fn search<E: Evaluator<G>>(
+    pub fn search<E: Evaluator<G> + ?Sized>(
         &mut self,
         eval: &E,
         input: &SearchInput<G>,

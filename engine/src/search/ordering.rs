@@ -17,7 +17,7 @@ const TT_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 24;
 const CAPTURE: i32 = 1 << 26;
 
-impl<M: Copy + PartialEq> Ordering<M> {
+impl<M: Copy + PartialEq + 'static> Ordering<M> {
     /// Empty memory.
     pub fn new() -> Self {
         Ordering {
@@ -68,13 +68,13 @@ impl<M: Copy + PartialEq> Ordering<M> {
     }
 
     /// A quiet move caused a cut-off: remember it; penalise the quiet moves tried before it.
-    pub fn cutoff<G: Game<Move = M>>(
+    pub fn cutoff<'t, G: Game<Move = M>>(
         &mut self,
         pos: &G,
         mv: &M,
         ply: usize,
         depth: i32,
-        tried: &[M],
+        tried: impl Iterator<Item = &'t M>,
     ) {
         if G::is_capture(mv) {
             return;
@@ -101,7 +101,7 @@ impl<M: Copy + PartialEq> Ordering<M> {
     }
 }
 
-impl<M: Copy + PartialEq> Default for Ordering<M> {
+impl<M: Copy + PartialEq + 'static> Default for Ordering<M> {
     fn default() -> Self {
         Self::new()
     }

@@ -14,7 +14,7 @@ const CHECK_EVERY: u64 = 1024;
 const ASPIRATION: i32 = 40;
 
 /// A search thread's own state.
-pub(super) struct Worker<'a, G: Game, E> {
+pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     id: usize,
     shared: &'a Shared<'a, G::Move>,
     eval: &'a E,
@@ -55,7 +55,7 @@ fn from_tt(score: i16, ply: usize) -> i32 {
     }
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     pub(super) fn new(
         id: usize,
         shared: &'a Shared<'a, G::Move>,
@@ -240,6 +240,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn search(&mut self, pos: &G, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
+        let key = <G as Game>::hash(pos);
+        if depth > 0 {
+            self.shared.tt.prefetch(key);
+        }
         if self.check_stop() {
             return 0;
         }
@@ -258,6 +262,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             alpha = a;
         }
+        // A quiet leaf is scored without generating its moves.
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            match pos.count_if_quiet() {
+                Some(0) => return -MATE + ply as i32,
+                Some(_) => return self.eval.evaluate(pos),
+                None => {}
+            }
+        }
         let mut list = MoveList::new();
         pos.generate(&mut list);
         if list.is_empty() {
@@ -266,12 +278,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos);
         }
-        let forced_captures = G::is_capture(&list[0]);
-        if depth <= 0 && !forced_captures {
-            return self.eval.evaluate(pos);
-        }
         let depth = depth.max(0);
-        let key = <G as Game>::hash(pos);
         let pv_node = beta - alpha > 1;
         let hit = self.shared.tt.probe(key);
         let mut tt_move = None;
@@ -295,7 +302,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             .enumerate()
             .map(|(i, m)| (self.ordering.score(pos, m, ply, tt_move.as_ref()), i as u16))
             .collect();
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
 
         // A lone legal move costs no depth: forced lines are seen to their end.
         let child_depth = if list.len() == 1 && depth > 0 {
@@ -306,8 +312,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = order[0].1;
-        let mut tried: MoveList<G::Move> = MoveList::new();
-        for (n, &(_, idx)) in order.iter().enumerate() {
+        for n in 0..order.len() {
+            // Selection sort, one step at a time: a cut-off spares sorting the rest.
+            let pick = (n..order.len())
+                .max_by_key(|&j| (order[j].0, std::cmp::Reverse(j)))
+                .unwrap_or(n);
+            order.swap(n, pick);
+            let idx = order[n].1;
             let mv = list[idx as usize];
             let child = pos.play(&mv);
             let rev = if pos.is_irreversible(&mv) {
@@ -342,12 +353,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
-                        self.ordering.cutoff(pos, &mv, ply, depth, &tried);
+                        let tried = order[..n].iter().map(|&(_, i)| &list[i as usize]);
+                        self.ordering.cutoff(pos, &mv, ply, depth, tried);
                         break;
                     }
                 }
             }
-            tried.push(mv);
         }
         let bound = if best >= beta {
             Bound::Lower

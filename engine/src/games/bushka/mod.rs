@@ -3,6 +3,7 @@
 //! Freeling's 10x10 game of capture by approach and moving lines of men.
 
 pub mod board;
+pub mod diagram;
 pub mod movegen;
 pub mod notation;
 pub mod position;
@@ -51,6 +52,11 @@ impl Game for Position {
         self.hash
     }
 
+    #[inline]
+    fn count_if_quiet(&self) -> Option<u64> {
+        movegen::count_if_quiet(self)
+    }
+
     fn must_capture(&self) -> bool {
         movegen::has_capture(self)
     }
@@ -88,6 +94,10 @@ impl Game for Position {
 
     fn mirror(&self) -> Self {
         self.mirrored()
+    }
+
+    fn diagram(&self) -> String {
+        diagram::diagram(self)
     }
 
     #[inline(always)]

@@ -117,19 +117,36 @@ pub fn has_linear_capture(pos: &Position) -> bool {
 
 /// True when the side to move must capture (a linear or a piece capture).
 pub fn has_capture(pos: &Position) -> bool {
-    let s = Sides::of(pos);
-    DIRS.iter()
-        .any(|&d| linear_heads(&s, d) | man_capture_starts(&s, d) != 0 || king_can_capture(&s, d))
+    sides_have_capture(&Sides::of(pos))
+}
+
+/// A man with an empty square and then an enemy piece ahead in some direction
+/// captures either way: as the head of a line, or alone when isolated.
+#[inline(always)]
+fn sides_have_capture(s: &Sides) -> bool {
+    DIRS.iter().any(|&d| {
+        let r = d.reverse();
+        s.men & shift(s.empty, r) & shift(shift(s.opp, r), r) != 0
+            || (s.kings != 0 && king_can_capture(s, d))
+    })
 }
 
 /// Number of legal moves: popcounts when there is no capture.
 pub fn count_moves(pos: &Position) -> u64 {
-    if has_capture(pos) {
+    count_if_quiet(pos).unwrap_or_else(|| {
         let mut list = MoveList::new();
         generate(pos, &mut list);
-        return list.len() as u64;
-    }
+        list.len() as u64
+    })
+}
+
+/// Number of legal moves when the side to move has no capture, else `None`.
+#[inline]
+pub fn count_if_quiet(pos: &Position) -> Option<u64> {
     let s = Sides::of(pos);
+    if sides_have_capture(&s) {
+        return None;
+    }
     let mut n = 0u64;
     for d in forward(pos.side()) {
         // Men whose chain of own men ahead ends on an empty square: each one
@@ -146,7 +163,7 @@ pub fn count_moves(pos: &Position) -> u64 {
             n += ray_fill(s.kings, s.empty, d).count_ones() as u64;
         }
     }
-    n
+    Some(n)
 }
 
 /// Fills `out` with every legal move of the side to move.

@@ -1,0 +1,564 @@
+//! The engine protocol on text lines, modelled on the Hub protocol of
+//! draughts engines (Scan 3's version 2). See `docs/hub.md`.
+//!
+//! The reader loop runs on the caller's thread; `go think` searches on a
+//! worker thread so that `stop`, `ping` and `quit` are answered at once.
+
+use crate::eval::{Evaluator, Material};
+use crate::game::{Game, GameKind};
+use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
+use crate::{bashnya, bushka};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Where protocol lines go: shared by the reader and the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// An evaluator that can be shared with the search thread.
+pub type SharedEval<G> = Arc<dyn Evaluator<G>>;
+
+/// How a game's evaluation is chosen: the default and one loaded from a file.
+pub trait EvalSource: Game {
+    /// The evaluation used when no weights file is set.
+    fn default_eval() -> SharedEval<Self>;
+    /// The evaluation of a weights file (`material` names the material-only baseline).
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String>;
+}
+
+impl EvalSource for bushka::Position {
+    fn default_eval() -> SharedEval<Self> {
+        crate::eval::default_eval::<Self>()
+    }
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
+        crate::eval::load_eval::<Self>(path)
+    }
+}
+
+impl EvalSource for bashnya::Position {
+    fn default_eval() -> SharedEval<Self> {
+        crate::eval::default_eval::<Self>()
+    }
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
+        crate::eval::load_eval::<Self>(path)
+    }
+}
+
+/// Splits a line into the command and its arguments: bare words and
+/// `key=value` pairs, where a value may be quoted (`"a b"`, `\"` inside).
+pub fn tokenize(line: &str) -> Result<(String, Vec<(String, Option<String>)>), String> {
+    let mut chars = line.trim().chars().peekable();
+    let mut words: Vec<(String, Option<String>)> = Vec::new();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == '=' {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        if chars.peek() != Some(&'=') {
+            words.push((key, None));
+            continue;
+        }
+        chars.next();
+        let mut value = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            let mut closed = false;
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => {
+                        closed = true;
+                        break;
+                    }
+                    '\\' => value.push(chars.next().ok_or("unfinished escape in a quoted value")?),
+                    _ => value.push(c),
+                }
+            }
+            if !closed {
+                return Err(format!("unterminated quote in the value of '{key}'"));
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                value.push(c);
+                chars.next();
+            }
+        }
+        if key.is_empty() {
+            return Err("a value without a name".into());
+        }
+        words.push((key, Some(value)));
+    }
+    if words.is_empty() {
+        return Ok((String::new(), words));
+    }
+    let (cmd, v) = words.remove(0);
+    if v.is_some() {
+        return Err(format!("'{cmd}=' cannot start a command"));
+    }
+    Ok((cmd, words))
+}
+
+/// Quotes a value when it needs it.
+pub fn quote(value: &str) -> String {
+    if !value.is_empty() && !value.contains([' ', '"', '\\', '=', '\t']) {
+        value.to_string()
+    } else {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// One game's protocol state.
+struct Session<G: EvalSource> {
+    engine: Arc<Mutex<Engine<G>>>,
+    stop: Arc<AtomicBool>,
+    eval: SharedEval<G>,
+    position: G,
+    history: Vec<u64>,
+    limits: Limits,
+}
+
+impl<G: EvalSource> Session<G> {
+    fn new(hash: usize, threads: usize) -> Self {
+        let engine = Engine::new(hash, threads);
+        let stop = engine.stop_flag();
+        Session {
+            engine: Arc::new(Mutex::new(engine)),
+            stop,
+            eval: G::default_eval(),
+            position: G::start(),
+            history: Vec::new(),
+            limits: Limits::depth(12),
+        }
+    }
+
+    /// `pos pos=TEXT moves="m1 m2"` (or `pos start`).
+    fn set_position(&mut self, text: Option<&str>, moves: Option<&str>) -> Result<(), String> {
+        let mut pos = match text {
+            None | Some("start") => G::start(),
+            Some(t) => G::parse_position(t).map_err(|e| e.to_string())?,
+        };
+        let mut history = Vec::new();
+        for (i, m) in moves.unwrap_or("").split_whitespace().enumerate() {
+            let mv = pos
+                .parse_move(m)
+                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+            if pos.is_irreversible(&mv) {
+                history.clear();
+            } else {
+                history.push(<G as Game>::hash(&pos));
+            }
+            pos = pos.play(&mv);
+        }
+        self.position = pos;
+        self.history = history;
+        Ok(())
+    }
+
+    /// Starts a search on a worker thread; it prints `info` lines and `done`.
+    fn go(&mut self, out: Output) -> JoinHandle<()> {
+        let engine = Arc::clone(&self.engine);
+        let eval = Arc::clone(&self.eval);
+        let pos = self.position;
+        let input = SearchInput {
+            position: pos,
+            history: self.history.clone(),
+            limits: self.limits,
+        };
+        self.stop.store(false, Relaxed);
+        std::thread::Builder::new()
+            .name("hub-search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let result = engine.search(&*eval, &input, |info| {
+                    send(&out, &info_line(&pos, info));
+                });
+                let line = match result.best {
+                    Some(m) => format!("done move={}", quote(&pos.move_text(&m))),
+                    None => "done".to_string(),
+                };
+                send(&out, &line);
+            })
+            .expect("cannot start the search thread")
+    }
+}
+
+/// The `info` line of an iteration.
+fn info_line<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
+    let score = match info.score {
+        Score::Cp(c) => c.to_string(),
+        Score::Win(n) => format!("win{n}"),
+        Score::Loss(n) => format!("loss{n}"),
+    };
+    let mut p = *pos;
+    let pv: Vec<String> = info
+        .pv
+        .iter()
+        .map(|m| {
+            let t = p.move_text(m);
+            p = p.play(m);
+            t
+        })
+        .collect();
+    format!(
+        "info depth={} score={} nodes={} time={:.3} nps={} pv={}",
+        info.depth,
+        score,
+        info.nodes,
+        info.time.as_secs_f64(),
+        info.nps(),
+        quote(&pv.join(" "))
+    )
+}
+
+fn send(out: &Output, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// Either game's session.
+enum AnySession {
+    Bushka(Session<bushka::Position>),
+    Bashnya(Session<bashnya::Position>),
+}
+
+/// Calls a method on the session of whichever game is being played.
+macro_rules! on_session {
+    ($s:expr, $x:ident => $body:expr) => {
+        match $s {
+            AnySession::Bushka($x) => $body,
+            AnySession::Bashnya($x) => $body,
+        }
+    };
+}
+
+/// The protocol state machine.
+pub struct Hub {
+    session: AnySession,
+    out: Output,
+    search: Option<JoinHandle<()>>,
+    /// The running search has no limit: it ends only on `stop`.
+    search_unbounded: bool,
+    hash: usize,
+    threads: usize,
+    weights: String,
+}
+
+impl Hub {
+    /// A hub writing to `out`, playing Bushka until told otherwise.
+    pub fn new(out: Output) -> Hub {
+        Hub {
+            session: AnySession::Bushka(Session::new(64, 1)),
+            out,
+            search: None,
+            search_unbounded: false,
+            hash: 64,
+            threads: 1,
+            weights: "default".into(),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        send(&self.out, line);
+    }
+
+    fn error(&self, message: &str) {
+        self.say(&format!("error message={}", quote(message)));
+    }
+
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(h) = self.search.take() {
+            on_session!(&self.session, s => s.stop.store(true, Relaxed));
+            let _ = h.join();
+        }
+    }
+
+    /// Handles one line; returns false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let (cmd, args) = match tokenize(line) {
+            Ok(t) => t,
+            Err(e) => {
+                self.error(&e);
+                return true;
+            }
+        };
+        let get = |k: &str| {
+            args.iter()
+                .find(|(key, _)| key == k)
+                .and_then(|(_, v)| v.clone())
+        };
+        let flag = |k: &str| args.iter().any(|(key, v)| key == k && v.is_none());
+        if !matches!(cmd.as_str(), "quit" | "ping" | "stop") && !self.search_unbounded {
+            // A search with a limit ends by itself: commands wait for its `done`.
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
+        }
+        match cmd.as_str() {
+            "" => {}
+            "quit" => {
+                self.stop_search();
+                return false;
+            }
+            "ping" => self.say("pong"),
+            "stop" => self.stop_search(),
+            _ if self.searching() && self.search_unbounded => self.error(&format!(
+                "busy searching without a limit: send 'stop' before '{cmd}'"
+            )),
+            "hub" => self.identify(),
+            "init" => self.say("ready"),
+            "new-game" => {
+                self.stop_search();
+                on_session!(&mut self.session, s => {
+                    s.engine.lock().unwrap_or_else(|e| e.into_inner()).clear();
+                    let _ = s.set_position(None, None);
+                });
+            }
+            "pos" => {
+                let text = if flag("start") {
+                    Some("start".to_string())
+                } else {
+                    get("pos")
+                };
+                let moves = get("moves");
+                if let Err(e) = on_session!(&mut self.session, s => s.set_position(text.as_deref(), moves.as_deref()))
+                {
+                    self.error(&e);
+                }
+            }
+            "level" => match parse_level(&args) {
+                Ok(l) => on_session!(&mut self.session, s => s.limits = l),
+                Err(e) => self.error(&e),
+            },
+            "go" => {
+                if !flag("think") && !args.is_empty() {
+                    self.error("expected 'go think'");
+                } else {
+                    self.stop_search();
+                    let out = Arc::clone(&self.out);
+                    self.search_unbounded =
+                        on_session!(&self.session, s => s.limits == Limits::default());
+                    self.search = Some(on_session!(&mut self.session, s => s.go(out)));
+                }
+            }
+            "set-param" => match (get("name"), get("value")) {
+                (Some(n), Some(v)) => {
+                    if let Err(e) = self.set_param(&n, &v) {
+                        self.error(&e);
+                    }
+                }
+                _ => self.error("set-param needs name=... value=..."),
+            },
+            other => self.error(&format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        self.say(&format!(
+            "id name=bushka version={}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.say(&format!(
+            "param name=game value={} type=enum values=\"bushka bashnya\"",
+            self.game().name()
+        ));
+        self.say(&format!(
+            "param name=hash value={} type=int min=1 max=65536",
+            self.hash
+        ));
+        self.say(&format!(
+            "param name=threads value={} type=int min=1 max=256",
+            self.threads
+        ));
+        self.say(&format!(
+            "param name=weights value={} type=string",
+            quote(&self.weights)
+        ));
+        self.say("wait");
+    }
+
+    fn game(&self) -> GameKind {
+        match self.session {
+            AnySession::Bushka(_) => GameKind::Bushka,
+            AnySession::Bashnya(_) => GameKind::Bashnya,
+        }
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "game" => {
+                let kind: GameKind = value.parse()?;
+                if kind != self.game() {
+                    self.session = match kind {
+                        GameKind::Bushka => {
+                            AnySession::Bushka(Session::new(self.hash, self.threads))
+                        }
+                        GameKind::Bashnya => {
+                            AnySession::Bashnya(Session::new(self.hash, self.threads))
+                        }
+                    };
+                    self.weights = "default".into();
+                }
+            }
+            "hash" => {
+                let mb: usize = parse_in(value, 1, 65536, "hash")?;
+                self.hash = mb;
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_hash(mb));
+            }
+            "threads" => {
+                let t: usize = parse_in(value, 1, 256, "threads")?;
+                self.threads = t;
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_threads(t));
+            }
+            "weights" => {
+                on_session!(&mut self.session, s => {
+                    s.eval = if value == "default" { EvalSource::default_eval() } else { EvalSource::load_eval(value)? };
+                });
+                self.weights = value.to_string();
+            }
+            other => return Err(format!("unknown parameter '{other}'")),
+        }
+        Ok(())
+    }
+}
+
+fn parse_in(value: &str, min: usize, max: usize, what: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "{what} must be a whole number from {min} to {max}, got '{value}'"
+        )),
+    }
+}
+
+fn seconds(value: &str, what: &str) -> Result<Duration, String> {
+    match value.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("{what} must be a number of seconds, got '{value}'")),
+    }
+}
+
+/// `level depth=D | nodes=N | move-time=S | time=S inc=S` (times in seconds).
+fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let mut clock: Option<Clock> = None;
+    for (k, v) in args {
+        let v = v
+            .as_deref()
+            .ok_or_else(|| format!("level: '{k}' needs a value"))?;
+        match k.as_str() {
+            "depth" => l.depth = Some(parse_in(v, 1, 100, "depth")? as u32),
+            "nodes" => {
+                l.nodes =
+                    Some(v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("nodes must be a positive whole number, got '{v}'")
+                    })?)
+            }
+            "move-time" => l.movetime = Some(seconds(v, "move-time")?),
+            "time" => {
+                clock
+                    .get_or_insert(Clock {
+                        time: Duration::ZERO,
+                        inc: Duration::ZERO,
+                    })
+                    .time = seconds(v, "time")?
+            }
+            "inc" => {
+                clock
+                    .get_or_insert(Clock {
+                        time: Duration::ZERO,
+                        inc: Duration::ZERO,
+                    })
+                    .inc = seconds(v, "inc")?
+            }
+            "infinite" => {}
+            other => return Err(format!("level: unknown limit '{other}'")),
+        }
+    }
+    l.clock = clock;
+    Ok(l)
+}
+
+/// Runs the protocol until `quit` or the end of the input.
+pub fn run(input: impl BufRead, out: Output) {
+    let mut hub = Hub::new(out);
+    for line in input.lines() {
+        match line {
+            Ok(line) => {
+                if !hub.handle(&line) {
+                    return;
+                }
+            }
+            Err(e) => {
+                hub.error(&format!("unreadable input line: {e}"));
+            }
+        }
+    }
+    // End of input: let a running search finish and print its move.
+    if let Some(h) = hub.search.take() {
+        let _ = h.join();
+    }
+}
+
+/// Material-only evaluation, shared.
+pub fn material<G: Game>() -> SharedEval<G>
+where
+    Material: Evaluator<G>,
+{
+    Arc::new(Material::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizer_reads_quotes_and_flags() {
+        let (c, a) = tokenize(r#"pos pos="W:We1:Be0" moves="e12 e09""#).unwrap();
+        assert_eq!(c, "pos");
+        assert_eq!(a[0], ("pos".into(), Some("W:We1:Be0".into())));
+        assert_eq!(a[1], ("moves".into(), Some("e12 e09".into())));
+        let (c, a) = tokenize("go think").unwrap();
+        assert_eq!((c.as_str(), a), ("go", vec![("think".to_string(), None)]));
+        assert!(tokenize(r#"pos pos="abc"#).is_err());
+        assert!(tokenize("=x").is_err());
+        assert_eq!(
+            tokenize(r#"x v="a\"b""#).unwrap().1[0].1.as_deref(),
+            Some("a\"b")
+        );
+        assert_eq!(quote("a b"), "\"a b\"");
+        assert_eq!(quote("ab"), "ab");
+        assert_eq!(quote(""), "\"\"");
+    }
+
+    #[test]
+    fn level_parsing() {
+        let l = parse_level(&tokenize("level depth=5").unwrap().1).unwrap();
+        assert_eq!(l.depth, Some(5));
+        let l = parse_level(&tokenize("level time=60 inc=0.5").unwrap().1).unwrap();
+        assert_eq!(l.clock.unwrap().inc, Duration::from_millis(500));
+        assert!(parse_level(&tokenize("level depth=x").unwrap().1).is_err());
+        assert!(parse_level(&tokenize("level move-time=-1").unwrap().1).is_err());
+        assert!(parse_level(&tokenize("level speed=3").unwrap().1).is_err());
+    }
+}
