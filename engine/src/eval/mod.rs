@@ -1,4 +1,17 @@
 //! Evaluation: a static judgement of a position for the search.
+//!
+//! [`Material`] counts pieces; [`Weights`] is the tunable evaluation: a
+//! tapered weighted sum of the named features of [`features`], whose
+//! extractors live in [`bushka`] and [`bashnya`]. The search and the tuner
+//! both score through those extractors, so the evaluation exists once.
+
+pub mod bashnya;
+pub mod bushka;
+pub mod features;
+pub mod weights;
+
+pub use features::{FeatureSink, FeatureVec, Features, FEATURE_CAPACITY, PHASE_MAX};
+pub use weights::{Weights, WeightsError};
 
 use crate::game::Game;
 
@@ -52,5 +65,26 @@ impl Evaluator<crate::bashnya::Position> for Material {
             score += if owner == us { value } else { -value };
         }
         score
+    }
+}
+
+/// The evaluation every command uses unless told otherwise.
+pub fn default_eval<G: Game>() -> std::sync::Arc<dyn Evaluator<G>>
+where
+    Material: Evaluator<G>,
+{
+    std::sync::Arc::new(Material::default())
+}
+
+/// The evaluation named by a `--weights` value: `material`, `default`, or a weights file.
+pub fn load_eval<G: Game>(path: &str) -> Result<std::sync::Arc<dyn Evaluator<G>>, String>
+where
+    Material: Evaluator<G>,
+{
+    match path {
+        "material" | "default" => Ok(std::sync::Arc::new(Material::default())),
+        _ => Err(format!(
+            "cannot read weights file '{path}': weights files are not supported yet"
+        )),
     }
 }
