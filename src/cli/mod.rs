@@ -97,6 +97,20 @@ enum Command {
     },
 }
 
+/// A clap error in one line: its message without the usage and help hints.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("tip:")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
 /// Runs the program and returns its exit status.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
@@ -116,9 +130,7 @@ pub fn run() -> i32 {
                     0
                 };
             }
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{}", first.trim_start_matches("error: ").trim());
+            eprintln!("{}", one_line(&e.to_string()));
             return 2;
         }
     };

@@ -1,0 +1,180 @@
+//! The search finds what it must: forced wins, free material, safe moves, draws.
+
+use engine::eval::Material;
+use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::{bashnya, bushka, Game, MoveList};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn best<G: Game>(pos: &G, limits: Limits) -> (String, Score)
+where
+    Material: engine::eval::Evaluator<G>,
+{
+    let mut engine = Engine::<G>::new(16, 1);
+    let r = engine.search(
+        &Material::default(),
+        &SearchInput::new(*pos, limits),
+        |_| {},
+    );
+    (pos.move_text(&r.best.expect("a move")), r.score)
+}
+
+#[test]
+fn finds_the_seven_men_win() {
+    let p = bushka::Position::parse_position("W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0").unwrap();
+    let (mv, score) = best(&p, Limits::depth(10));
+    assert_eq!(mv, "dc3");
+    assert!(matches!(score, Score::Win(_)), "{score:?}");
+}
+
+#[test]
+fn avoids_a_move_that_loses_a_line() {
+    // e45 (or e35, e25) walks the e-line into the black line e7-e8, which then
+    // takes every white man on the e-line at once.
+    let p = bushka::Position::parse_position("W:We2,e3,e4,h4:Be7,e8").unwrap();
+    let (mv, score) = best(&p, Limits::depth(6));
+    assert!(!["e45", "e35", "e25"].contains(&mv.as_str()), "{mv}");
+    assert!(score.internal() > -200, "{score:?}");
+}
+
+#[test]
+fn takes_the_free_pieces_in_bashnya() {
+    // No majority rule: White may take one man (d4:f6, d4:b6) or two (b4:d6:f4),
+    // and the two are free: Black's last man is far away.
+    let p = bashnya::Position::parse_position("W:b4=w,d4=w,c5=b,e5=b,h8=b").unwrap();
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    assert_eq!(list.len(), 3, "the test needs a choice");
+    let (mv, score) = best(&p, Limits::depth(4));
+    assert_eq!(mv, "b4:d6:f4");
+    assert!(
+        score.internal() >= 100,
+        "a man up after the capture: {score:?}"
+    );
+}
+
+#[test]
+fn every_child_a_repetition_scores_a_draw() {
+    // Two kings against one: material says +300, but if every reply repeats an
+    // earlier position of the game, the search must see only draws.
+    let p = bushka::Position::parse_position("W:WKe1,Ki5:BKa6").unwrap();
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    let mut history = Vec::new();
+    for m in &list {
+        history.push(0xDEAD_BEEF);
+        history.push(<bushka::Position as Game>::hash(&p.play(m)));
+    }
+    let mut engine = Engine::<bushka::Position>::new(16, 1);
+    let input = SearchInput {
+        position: p,
+        history,
+        limits: Limits::depth(6),
+    };
+    let r = engine.search(&Material::default(), &input, |_| {});
+    assert_eq!(r.score, Score::Cp(0));
+    // Without that history the same search keeps its material.
+    let r = engine.search(
+        &Material::default(),
+        &SearchInput::new(p, Limits::depth(6)),
+        |_| {},
+    );
+    assert!(r.score.internal() >= 300, "{:?}", r.score);
+}
+
+#[test]
+fn no_legal_move_is_a_loss_and_no_move_is_reported() {
+    let p = bushka::Position::parse_position("B:We5,e6:B").unwrap();
+    let mut engine = Engine::<bushka::Position>::new(1, 1);
+    let r = engine.search(
+        &Material::default(),
+        &SearchInput::new(p, Limits::depth(3)),
+        |_| {},
+    );
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
+    let p = bushka::Position::start();
+    let run = || {
+        let mut e = Engine::<bushka::Position>::new(8, 1);
+        e.search(
+            &Material::default(),
+            &SearchInput::new(p, Limits::depth(6)),
+            |_| {},
+        )
+    };
+    let (a, b) = (run(), run());
+    assert_eq!((a.nodes, a.best), (b.nodes, b.best));
+    let mut e = Engine::<bushka::Position>::new(8, 1);
+    let r = e.search(
+        &Material::default(),
+        &SearchInput::new(p, Limits::nodes(5000)),
+        |_| {},
+    );
+    assert!(r.nodes <= 5000 && r.nodes > 4000, "{}", r.nodes);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn reports_iterations_in_order_and_stops_on_time() {
+    let p = bashnya::Position::start();
+    let mut e = Engine::<bashnya::Position>::new(8, 2);
+    let mut depths = Vec::new();
+    let t = std::time::Instant::now();
+    let r = e.search(
+        &Material::default(),
+        &SearchInput::new(p, Limits::movetime(200)),
+        |i| depths.push(i.depth),
+    );
+    assert!(t.elapsed().as_millis() < 1000);
+    assert!(
+        !depths.is_empty() && depths.windows(2).all(|w| w[0] <= w[1]),
+        "{depths:?}"
+    );
+    assert_eq!(r.depth, *depths.last().unwrap());
+}
+
+/// Random positions reached by random play; each gets a quick search.
+fn legal_in_random_positions<G: Game>(seed: u64, count: usize)
+where
+    Material: engine::eval::Evaluator<G>,
+{
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut engine = Engine::<G>::new(4, 2);
+    let mut searched = 0;
+    while searched < count {
+        let mut p = G::start();
+        for _ in 0..rng.random_range(0..60) {
+            let mut l = MoveList::new();
+            p.generate(&mut l);
+            if l.is_empty() {
+                break;
+            }
+            p = p.play(&l[rng.random_range(0..l.len())]);
+        }
+        let mut list = MoveList::new();
+        p.generate(&mut list);
+        let r = engine.search(
+            &Material::default(),
+            &SearchInput::new(p, Limits::nodes(2000)),
+            |_| {},
+        );
+        match r.best {
+            Some(m) => assert!(list.contains(&m), "illegal best move in {}", p.to_text()),
+            None => assert!(list.is_empty()),
+        }
+        searched += 1;
+    }
+}
+
+#[test]
+fn plays_legal_moves_in_random_bushka_positions() {
+    legal_in_random_positions::<bushka::Position>(1, 300);
+}
+
+#[test]
+fn plays_legal_moves_in_random_bashnya_positions() {
+    legal_in_random_positions::<bashnya::Position>(2, 300);
+}

@@ -1,0 +1,150 @@
+//! The command-line contract: output shapes, exit codes, one-line errors.
+
+use std::process::{Command, Output};
+
+fn bushka(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .expect("run bushka")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A refused command: exit status 2 and exactly one line on stderr naming the problem.
+fn refused(args: &[&str], expect: &str) {
+    let o = bushka(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(expect), "{args:?}: {err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn moves_lists_notation_and_resulting_position() {
+    let o = bushka(&["moves"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 24);
+    for l in lines {
+        let (mv, pos) = l.split_once('\t').expect("tab");
+        assert!(!mv.is_empty() && pos.starts_with("B:W"), "{l}");
+    }
+    let o = bushka(&["moves", "--game", "bashnya"]);
+    assert_eq!(stdout(&o).lines().count(), 7);
+    let o = bushka(&["moves", "--position", "W:We1,e2:Be4,e5,e6"]);
+    assert_eq!(stdout(&o), "e1x3\tB:We2,e3:B\n");
+}
+
+#[test]
+fn perft_prints_nodes_last_and_speed_before() {
+    let o = bushka(&["perft", "--depth", "3"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"nodes 13920"));
+    assert!(lines[lines.len() - 2].contains("nodes/s"), "{text}");
+    let o = bushka(&[
+        "perft",
+        "--game",
+        "bashnya",
+        "--depth",
+        "4",
+        "--threads",
+        "2",
+        "--divide",
+    ]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"nodes 1469"));
+    assert_eq!(lines.len(), 7 + 2);
+    let sum: u64 = lines[..7]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 1469);
+}
+
+#[test]
+fn analyze_ends_with_bestmove() {
+    let o = bushka(&[
+        "analyze",
+        "--position",
+        "W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0",
+        "--depth",
+        "10",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("info depth 10 score win")),
+        "{text}"
+    );
+    assert_eq!(text.lines().last(), Some("bestmove dc3"));
+}
+
+#[test]
+fn bench_prints_its_signature_line() {
+    let o = bushka(&["bench", "--depth", "3"]);
+    let text = stdout(&o);
+    let last = text.lines().last().unwrap();
+    let f: Vec<&str> = last.split(' ').collect();
+    assert_eq!((f[0], f[2], f[4]), ("bench", "nodes", "nps"), "{last}");
+    // One thread: the same count every time.
+    assert_eq!(
+        stdout(&bushka(&["bench", "--depth", "3"]))
+            .lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .nth(1),
+        Some(f[1])
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    refused(&["moves", "--position", "W:Wz9:B"], "unknown square 'z9'");
+    refused(&["moves", "--position", "nonsense"], "malformed position");
+    refused(&["moves", "--game", "chess"], "unknown game 'chess'");
+    refused(&["perft"], "--depth");
+    refused(&["perft", "--depth", "-1"], "-1");
+    refused(&["perft", "--depth", "99"], "99");
+    refused(&["perft", "--depth", "2", "--threads", "0"], "0");
+    refused(&["perft", "--depth", "x"], "x");
+    refused(&["frobnicate"], "frobnicate");
+    refused(&["moves", "--bogus"], "--bogus");
+    refused(
+        &["moves", "--game", "bashnya", "--position", "W:a2=w"],
+        "a2",
+    );
+    refused(&["analyze", "--depth", "0"], "0");
+}
+
+#[test]
+fn play_takes_moves_and_reports_mistakes() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["play", "--human", "white", "--movetime", "20"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"e99\nzz\ne23\nd23\nundo\nresign\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert!(text.contains("illegal move 'e23'"), "{text}");
+    assert!(text.contains("cannot read move 'zz'"), "{text}");
+    assert!(text.contains("engine (black) plays"), "{text}");
+    assert!(text.contains("black wins (white resigns)"), "{text}");
+    assert!(text.contains("we1"), "the board shows coordinates: {text}");
+}

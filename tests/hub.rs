@@ -1,0 +1,130 @@
+//! The engine protocol, driven through a child process as a GUI would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Hub {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Hub {
+    fn start() -> Hub {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for l in out.lines() {
+                if tx.send(l.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Hub {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a reply in time")
+    }
+
+    /// Reads lines until one starts with `prefix`; returns all read.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let l = self.next();
+            let done = l.starts_with(prefix);
+            seen.push(l);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_whole_session() {
+    let mut h = Hub::start();
+    h.send("hub");
+    let intro = h.until("wait");
+    assert!(intro[0].starts_with("id name=bushka version="));
+    assert!(intro.iter().any(|l| l.starts_with("param name=hash")));
+    h.send("init");
+    assert_eq!(h.next(), "ready");
+    h.send("new-game");
+    h.send(r#"pos pos="W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0""#);
+    h.send("level depth=10");
+    h.send("go think");
+    let lines = h.until("done");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth=10 score=win")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "done move=dc3");
+
+    // Moves after a position text, and a legal reply.
+    h.send(r#"pos pos=start moves="e23 b54""#);
+    h.send("level nodes=3000");
+    h.send("go think");
+    let done = h.until("done").pop().unwrap();
+    assert!(done.starts_with("done move="), "{done}");
+
+    // Errors keep the engine alive.
+    for bad in [
+        "frobnicate",
+        r#"pos pos="W:Wz1:B""#,
+        r#"pos pos=start moves="e23 e23""#,
+        "level depth=abc",
+        r#"pos pos="unterminated"#,
+        "set-param name=hash value=0",
+        "set-param name=colour value=red",
+        "go fast",
+    ] {
+        h.send(bad);
+        let l = h.next();
+        assert!(l.starts_with("error message="), "{bad}: {l}");
+    }
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
+
+    // The other game, then an unbounded search stopped by hand.
+    h.send("set-param name=game value=bashnya");
+    h.send(r#"pos pos=start moves="c3-d4""#);
+    h.send("level");
+    h.send("go think");
+    std::thread::sleep(Duration::from_millis(300));
+    h.send("pos pos=start");
+    let busy = h.until("error").pop().unwrap();
+    assert!(busy.contains("busy"), "{busy}");
+    h.send("stop");
+    let lines = h.until("done");
+    let done = lines.last().unwrap();
+    assert!(
+        done.starts_with("done move=") && (done.contains('-') || done.contains(':')),
+        "{done}"
+    );
+    h.send("quit");
+    let status = h.child.wait().unwrap();
+    assert!(status.success());
+}
