@@ -68,23 +68,24 @@ impl Evaluator<crate::bashnya::Position> for Material {
     }
 }
 
-/// The evaluation every command uses unless told otherwise.
-pub fn default_eval<G: Game>() -> std::sync::Arc<dyn Evaluator<G>>
+/// The evaluation every command uses unless told otherwise: the default weights.
+pub fn default_eval<G: Features>() -> std::sync::Arc<dyn Evaluator<G>>
 where
     Material: Evaluator<G>,
 {
-    std::sync::Arc::new(Material::default())
+    std::sync::Arc::new(Weights::default_for(G::KIND))
 }
 
 /// The evaluation named by a `--weights` value: `material`, `default`, or a weights file.
-pub fn load_eval<G: Game>(path: &str) -> Result<std::sync::Arc<dyn Evaluator<G>>, String>
+pub fn load_eval<G: Features>(path: &str) -> Result<std::sync::Arc<dyn Evaluator<G>>, String>
 where
     Material: Evaluator<G>,
 {
     match path {
-        "material" | "default" => Ok(std::sync::Arc::new(Material::default())),
-        _ => Err(format!(
-            "cannot read weights file '{path}': weights files are not supported yet"
-        )),
+        "material" => Ok(std::sync::Arc::new(Material::default())),
+        "default" => Ok(default_eval::<G>()),
+        _ => Weights::load(G::KIND, std::path::Path::new(path))
+            .map(|w| std::sync::Arc::new(w) as std::sync::Arc<dyn Evaluator<G>>)
+            .map_err(|e| e.to_string()),
     }
 }

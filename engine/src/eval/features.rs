@@ -1,0 +1,151 @@
+//! Named evaluation features: the one description of a position that both the
+//! search (through [`super::Weights`]) and the tuner read.
+//!
+//! Convention: every feature value is **White's count minus Black's count**
+//! of the same property, each side measured from its own side of the board
+//! (piece-square features use the square as seen by the piece's owner). So
+//! mirroring a position (colours swapped, board turned) negates every value,
+//! and the phase is the same for both colours; the side-to-move score is the
+//! White score, negated when Black is to move.
+
+use crate::game::Game;
+
+/// The phase of a full board (pure middle game); 0 is a bare end game.
+pub const PHASE_MAX: i32 = 256;
+
+/// Most entries a [`FeatureVec`] holds. Every extractor emits at most one
+/// entry per occupied square (piece-square features) plus one per scalar
+/// feature, and checks that bound at compile time.
+pub const FEATURE_CAPACITY: usize = 128;
+
+/// Where a feature extractor writes its `(index, value)` entries.
+///
+/// The search writes straight into a weighted sum and the tuner into a
+/// [`FeatureVec`]; both run the same extraction code.
+pub trait FeatureSink {
+    /// Adds `value` to feature `index`; an index may be added more than once
+    /// (values of repeated indices add up).
+    fn add(&mut self, index: u16, value: i16);
+}
+
+/// A sparse feature vector of fixed capacity: no heap allocation.
+#[derive(Clone, Copy)]
+pub struct FeatureVec {
+    len: u16,
+    entries: [(u16, i16); FEATURE_CAPACITY],
+}
+
+impl Default for FeatureVec {
+    fn default() -> Self {
+        FeatureVec::new()
+    }
+}
+
+impl std::fmt::Debug for FeatureVec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.entries()).finish()
+    }
+}
+
+impl FeatureVec {
+    /// An empty vector.
+    pub const fn new() -> Self {
+        FeatureVec {
+            len: 0,
+            entries: [(0, 0); FEATURE_CAPACITY],
+        }
+    }
+
+    /// Removes every entry.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Number of entries (repeated indices counted separately).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True when there is no entry.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The entries in the order they were added.
+    #[inline]
+    pub fn entries(&self) -> &[(u16, i16)] {
+        &self.entries[..self.len as usize]
+    }
+
+    /// The summed value of one feature (0 when absent).
+    pub fn value(&self, index: u16) -> i32 {
+        self.entries()
+            .iter()
+            .filter(|e| e.0 == index)
+            .map(|e| e.1 as i32)
+            .sum()
+    }
+
+    /// Dense form: the summed value of every feature `0..n`.
+    pub fn to_dense(&self, n: usize) -> Vec<i32> {
+        let mut out = vec![0; n];
+        for &(i, v) in self.entries() {
+            if let Some(slot) = out.get_mut(i as usize) {
+                *slot += v as i32;
+            }
+        }
+        out
+    }
+}
+
+impl FeatureSink for FeatureVec {
+    #[inline(always)]
+    fn add(&mut self, index: u16, value: i16) {
+        // The extractors cannot exceed the capacity (checked at compile
+        // time), so the guard only keeps a future mistake from panicking.
+        if let Some(slot) = self.entries.get_mut(self.len as usize) {
+            *slot = (index, value);
+            self.len += 1;
+        }
+    }
+}
+
+/// A game whose positions can be described by named features.
+pub trait Features: Game {
+    /// Every feature's name, by index; these are the keys of a weights file.
+    const NAMES: &'static [&'static str];
+
+    /// Writes the position's non-zero features (White minus Black) to `out`.
+    fn features<S: FeatureSink>(&self, out: &mut S);
+
+    /// The game phase, `0` (end game) ..= [`PHASE_MAX`] (full board).
+    fn phase(&self) -> i32;
+
+    /// The features collected into a vector (for the tuner and tests).
+    fn feature_vec(&self) -> FeatureVec {
+        let mut v = FeatureVec::new();
+        self.features(&mut v);
+        v
+    }
+
+    /// The index of a feature name.
+    fn feature_index(name: &str) -> Option<usize> {
+        Self::NAMES.iter().position(|n| *n == name)
+    }
+}
+
+/// Emits `white - black` under `index` when it is not zero.
+#[inline(always)]
+pub(crate) fn emit_diff<S: FeatureSink>(out: &mut S, index: usize, white: u32, black: u32) {
+    let d = white as i32 - black as i32;
+    if d != 0 {
+        // Counts are bounded by the board size, far inside i16.
+        out.add(
+            index as u16,
+            d.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+        );
+    }
+}

@@ -1,0 +1,424 @@
+//! Named, tapered evaluation weights: the search's evaluator and the tuner's
+//! parameters, read from and written to JSON weights files.
+//!
+//! File format (version [`FORMAT_VERSION`]):
+//!
+//! ```json
+//! { "game": "bushka", "format": 1,
+//!   "weights": { "man": { "mg": 100, "eg": 100 }, ... } }
+//! ```
+//!
+//! Every feature of the game must be present, and nothing else. Values are
+//! centi-men per unit of the feature; fractional values are rounded.
+
+use super::features::{FeatureSink, FeatureVec, Features, PHASE_MAX};
+use super::Evaluator;
+use crate::game::GameKind;
+use serde_json::Value;
+use std::path::Path;
+use thiserror::Error;
+
+/// The weights-file format this code reads and writes.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// Largest weight magnitude accepted from a file; keeps every sum far from overflow.
+pub const MAX_WEIGHT: i32 = 1_000_000;
+
+/// Evaluations are kept inside this bound, well below the search's win scores.
+pub const MAX_EVAL: i32 = 20_000;
+
+/// The compiled-in Bushka defaults.
+const BUSHKA_DEFAULT: &str = include_str!("../../../data/weights/bushka.json");
+/// The compiled-in Bashnya defaults.
+const BASHNYA_DEFAULT: &str = include_str!("../../../data/weights/bashnya.json");
+
+/// Why a weights file was refused; the message is one line and names the key.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The file could not be read or written.
+    #[error("weights file {path}: {source}")]
+    Io {
+        /// The file concerned.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The text is not JSON, or not a JSON object at the top.
+    #[error("weights file is not valid JSON: {0}")]
+    Json(String),
+    /// A required top-level key is absent (`game`, `format` or `weights`).
+    #[error("weights file: missing key '{0}'")]
+    MissingKey(String),
+    /// A top-level key this format does not have.
+    #[error("weights file: unknown key '{0}'")]
+    UnknownKey(String),
+    /// A top-level key with a value of the wrong type.
+    #[error("weights file: key '{0}' has the wrong type ({1})")]
+    BadKey(String, &'static str),
+    /// The file is for another format version.
+    #[error("weights file: format version {found}, this program reads version {expected}")]
+    Version {
+        /// The version in the file.
+        found: String,
+        /// The version this code reads.
+        expected: u64,
+    },
+    /// The file is for the other game (or an unknown one).
+    #[error("weights file: key 'game' is '{found}', expected '{expected}'")]
+    WrongGame {
+        /// The game named in the file.
+        found: String,
+        /// The game being loaded.
+        expected: &'static str,
+    },
+    /// A feature of the game has no weight (or lacks its `mg` or `eg` half).
+    #[error("weights file: missing weight '{0}'")]
+    MissingWeight(String),
+    /// A weight name that is not a feature of the game.
+    #[error("weights file: unknown weight '{0}'")]
+    UnknownWeight(String),
+    /// A weight that is not a number (or not an `{mg, eg}` object).
+    #[error("weights file: weight '{0}' is not a number")]
+    NotNumeric(String),
+    /// A weight beyond [`MAX_WEIGHT`] in magnitude.
+    #[error("weights file: weight '{0}' is out of range (at most {MAX_WEIGHT} in magnitude)")]
+    OutOfRange(String),
+    /// Vectors of the wrong length given to [`Weights::from_vectors`].
+    #[error("weights for {game}: {found} values given, the game has {expected} features")]
+    Length {
+        /// The game.
+        game: &'static str,
+        /// Values given.
+        found: usize,
+        /// Features of the game.
+        expected: usize,
+    },
+}
+
+/// Middle-game and end-game weights of one game, blended by phase; the
+/// evaluator of the search and the parameters of the tuner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    kind: GameKind,
+    mg: Vec<i32>,
+    eg: Vec<i32>,
+}
+
+/// Adds features straight into the two weighted sums (the search's path: no vector).
+struct Scorer<'a> {
+    mg: &'a [i32],
+    eg: &'a [i32],
+    sum_mg: i64,
+    sum_eg: i64,
+}
+
+impl FeatureSink for Scorer<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: u16, value: i16) {
+        let i = index as usize;
+        if let (Some(&m), Some(&e)) = (self.mg.get(i), self.eg.get(i)) {
+            self.sum_mg += m as i64 * value as i64;
+            self.sum_eg += e as i64 * value as i64;
+        }
+    }
+}
+
+/// The blend of a middle-game and an end-game score at `phase`, bounded by [`MAX_EVAL`].
+#[inline(always)]
+pub fn taper(mg: i64, eg: i64, phase: i32) -> i32 {
+    let p = phase.clamp(0, PHASE_MAX) as i64;
+    let blended = (mg * p + eg * (PHASE_MAX as i64 - p)) / PHASE_MAX as i64;
+    blended.clamp(-(MAX_EVAL as i64), MAX_EVAL as i64) as i32
+}
+
+/// The feature names of a game.
+pub fn names_of(kind: GameKind) -> &'static [&'static str] {
+    match kind {
+        GameKind::Bushka => <crate::bushka::Position as Features>::NAMES,
+        GameKind::Bashnya => <crate::bashnya::Position as Features>::NAMES,
+    }
+}
+
+impl Weights {
+    /// The compiled-in default weights of a game (`data/weights/<game>.json`).
+    pub fn default_for(kind: GameKind) -> Weights {
+        let text = match kind {
+            GameKind::Bushka => BUSHKA_DEFAULT,
+            GameKind::Bashnya => BASHNYA_DEFAULT,
+        };
+        // The files are checked by the tests; should one ever be broken the
+        // engine still plays, on material.
+        Weights::from_json(kind, text).unwrap_or_else(|_| Weights::material(kind))
+    }
+
+    /// Material only: a man 100 and a king 300 (the columns of Bashnya by
+    /// their free pieces), every other weight zero.
+    pub fn material(kind: GameKind) -> Weights {
+        let mut w = Weights::zero(kind);
+        let set = |w: &mut Weights, name: &str, v: i32| {
+            if let Some(i) = w.index(name) {
+                w.mg[i] = v;
+                w.eg[i] = v;
+            }
+        };
+        match kind {
+            GameKind::Bushka => {
+                set(&mut w, "man", 100);
+                set(&mut w, "king", 300);
+            }
+            GameKind::Bashnya => {
+                set(&mut w, "man_columns", 100);
+                set(&mut w, "men_below", 100);
+                set(&mut w, "king_columns", 300);
+                set(&mut w, "kings_below", 300);
+            }
+        }
+        w
+    }
+
+    /// Every weight zero.
+    pub fn zero(kind: GameKind) -> Weights {
+        let n = names_of(kind).len();
+        Weights {
+            kind,
+            mg: vec![0; n],
+            eg: vec![0; n],
+        }
+    }
+
+    /// Weights from raw vectors in feature order (for the tuner).
+    pub fn from_vectors(
+        kind: GameKind,
+        mg: Vec<i32>,
+        eg: Vec<i32>,
+    ) -> Result<Weights, WeightsError> {
+        let names = names_of(kind);
+        for v in [&mg, &eg] {
+            if v.len() != names.len() {
+                return Err(WeightsError::Length {
+                    game: kind.name(),
+                    found: v.len(),
+                    expected: names.len(),
+                });
+            }
+        }
+        for (i, (&m, &e)) in mg.iter().zip(&eg).enumerate() {
+            for (v, half) in [(m, "mg"), (e, "eg")] {
+                if v.unsigned_abs() > MAX_WEIGHT as u32 {
+                    return Err(WeightsError::OutOfRange(format!("{}.{half}", names[i])));
+                }
+            }
+        }
+        Ok(Weights { kind, mg, eg })
+    }
+
+    /// The game these weights are for.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The feature names, in vector order.
+    pub fn names(&self) -> &'static [&'static str] {
+        names_of(self.kind)
+    }
+
+    /// The index of a weight name.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.names().iter().position(|n| *n == name)
+    }
+
+    /// The `(middle game, end game)` weight of a feature.
+    pub fn weight(&self, name: &str) -> Option<(i32, i32)> {
+        self.index(name).map(|i| (self.mg[i], self.eg[i]))
+    }
+
+    /// Sets a feature's weights; false (and no change) for an unknown name or
+    /// a value beyond [`MAX_WEIGHT`].
+    pub fn set_weight(&mut self, name: &str, mg: i32, eg: i32) -> bool {
+        let ok = mg.unsigned_abs() <= MAX_WEIGHT as u32 && eg.unsigned_abs() <= MAX_WEIGHT as u32;
+        match self.index(name) {
+            Some(i) if ok => {
+                self.mg[i] = mg;
+                self.eg[i] = eg;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The middle-game weights in feature order.
+    pub fn mg(&self) -> &[i32] {
+        &self.mg
+    }
+
+    /// The end-game weights in feature order.
+    pub fn eg(&self) -> &[i32] {
+        &self.eg
+    }
+
+    /// White's score of precomputed features at a phase (the tuner's path;
+    /// the search computes the very same sum without storing the vector).
+    pub fn score_features(&self, features: &FeatureVec, phase: i32) -> i32 {
+        let mut s = Scorer {
+            mg: &self.mg,
+            eg: &self.eg,
+            sum_mg: 0,
+            sum_eg: 0,
+        };
+        for &(i, v) in features.entries() {
+            s.add(i, v);
+        }
+        taper(s.sum_mg, s.sum_eg, phase)
+    }
+
+    /// White's score of a position.
+    #[inline]
+    pub fn score_white<G: Features>(&self, pos: &G) -> i32 {
+        if G::KIND != self.kind {
+            // Weights of the other game mean nothing here: judge nothing.
+            return 0;
+        }
+        let mut s = Scorer {
+            mg: &self.mg,
+            eg: &self.eg,
+            sum_mg: 0,
+            sum_eg: 0,
+        };
+        pos.features(&mut s);
+        taper(s.sum_mg, s.sum_eg, pos.phase())
+    }
+
+    /// Reads weights from JSON text, refusing anything but a complete file for `kind`.
+    pub fn from_json(kind: GameKind, text: &str) -> Result<Weights, WeightsError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| WeightsError::Json(e.to_string()))?;
+        let Value::Object(top) = value else {
+            return Err(WeightsError::Json("the top level is not an object".into()));
+        };
+        if let Some(key) = top
+            .keys()
+            .find(|k| !["game", "format", "weights"].contains(&k.as_str()))
+        {
+            return Err(WeightsError::UnknownKey(key.clone()));
+        }
+        let get = |key: &str| {
+            top.get(key)
+                .ok_or_else(|| WeightsError::MissingKey(key.into()))
+        };
+        let format = get("format")?;
+        if format.as_u64() != Some(FORMAT_VERSION) {
+            return Err(WeightsError::Version {
+                found: format.to_string(),
+                expected: FORMAT_VERSION,
+            });
+        }
+        let game = get("game")?
+            .as_str()
+            .ok_or(WeightsError::BadKey("game".into(), "expected a string"))?;
+        if game != kind.name() {
+            return Err(WeightsError::WrongGame {
+                found: game.into(),
+                expected: kind.name(),
+            });
+        }
+        let Value::Object(table) = get("weights")? else {
+            return Err(WeightsError::BadKey(
+                "weights".into(),
+                "expected an object of {mg, eg} objects",
+            ));
+        };
+        let names = names_of(kind);
+        if let Some(key) = table.keys().find(|k| !names.contains(&k.as_str())) {
+            return Err(WeightsError::UnknownWeight(key.clone()));
+        }
+        let mut w = Weights::zero(kind);
+        for (i, name) in names.iter().enumerate() {
+            let entry = table
+                .get(*name)
+                .ok_or_else(|| WeightsError::MissingWeight((*name).into()))?;
+            let Value::Object(halves) = entry else {
+                return Err(WeightsError::NotNumeric((*name).into()));
+            };
+            if let Some(key) = halves.keys().find(|k| *k != "mg" && *k != "eg") {
+                return Err(WeightsError::UnknownWeight(format!("{name}.{key}")));
+            }
+            w.mg[i] = read_number(halves.get("mg"), name, "mg")?;
+            w.eg[i] = read_number(halves.get("eg"), name, "eg")?;
+        }
+        Ok(w)
+    }
+
+    /// Reads a weights file for `kind`.
+    pub fn load(kind: GameKind, path: &Path) -> Result<Weights, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Weights::from_json(kind, &text)
+    }
+
+    /// The weights as JSON text, one feature a line in feature order.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        out.push_str("{\n");
+        out.push_str(&format!("  \"game\": \"{}\",\n", self.kind.name()));
+        out.push_str(&format!("  \"format\": {FORMAT_VERSION},\n"));
+        out.push_str("  \"weights\": {\n");
+        let names = self.names();
+        for (i, name) in names.iter().enumerate() {
+            let comma = if i + 1 < names.len() { "," } else { "" };
+            out.push_str(&format!(
+                "    \"{name}\": {{ \"mg\": {}, \"eg\": {} }}{comma}\n",
+                self.mg[i], self.eg[i]
+            ));
+        }
+        out.push_str("  }\n}\n");
+        out
+    }
+
+    /// Writes the weights file atomically: a temporary file beside it, then a rename.
+    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        let io = |source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
+        tmp_name.push(format!(".tmp{}", std::process::id()));
+        let tmp = path.with_file_name(tmp_name);
+        let write = || -> std::io::Result<()> {
+            use std::io::Write;
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(self.to_json().as_bytes())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| {
+            // A failed write must not leave a stray temporary behind.
+            let _ = std::fs::remove_file(&tmp);
+            io(e)
+        })
+    }
+}
+
+/// One half (`mg` or `eg`) of a weight entry, as an integer.
+fn read_number(v: Option<&Value>, name: &str, half: &str) -> Result<i32, WeightsError> {
+    let key = || format!("{name}.{half}");
+    let v = v.ok_or_else(|| WeightsError::MissingWeight(key()))?;
+    let x = v.as_f64().ok_or_else(|| WeightsError::NotNumeric(key()))?;
+    if !x.is_finite() || x.abs() > MAX_WEIGHT as f64 {
+        return Err(WeightsError::OutOfRange(key()));
+    }
+    Ok(x.round() as i32)
+}
+
+impl<G: Features> Evaluator<G> for Weights {
+    /// The tapered weighted sum of the features, for the side to move.
+    #[inline]
+    fn evaluate(&self, pos: &G) -> i32 {
+        let white = self.score_white(pos);
+        match pos.side_to_move() {
+            crate::game::Color::White => white,
+            crate::game::Color::Black => -white,
+        }
+    }
+}
