@@ -83,7 +83,12 @@ fn bench_movegen(c: &mut Criterion) {
         })
     });
     group.bench_function("count_moves", |b| {
-        b.iter(|| positions.iter().map(|p| black_box(p).count_moves()).sum::<u64>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).count_moves())
+                .sum::<u64>()
+        })
     });
     group.bench_function("generate_and_play", |b| {
         let mut list = MoveList::new();

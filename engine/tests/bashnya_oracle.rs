@@ -37,7 +37,11 @@ fn random_tall_start(rng: &mut Xoshiro256PlusPlus) -> Position {
     let columns = rng.random_range(4..=12).min(pieces.len());
     let mut stacks: Vec<Vec<char>> = vec![Vec::new(); columns];
     for (i, p) in pieces.into_iter().enumerate() {
-        let c = if i < columns { i } else { rng.random_range(0..columns) };
+        let c = if i < columns {
+            i
+        } else {
+            rng.random_range(0..columns)
+        };
         stacks[c].push(p);
     }
     let mut items = Vec::new();
@@ -63,11 +67,27 @@ fn compare(pos: &Position, cov: &mut Coverage) -> MoveList<engine::bashnya::Move
     fast.sort();
     let n = fast.len();
     fast.dedup();
-    assert_eq!(fast.len(), n, "duplicate resulting positions from {}", pos.to_text());
+    assert_eq!(
+        fast.len(),
+        n,
+        "duplicate resulting positions from {}",
+        pos.to_text()
+    );
     let rejump = pos.rules() == Rules::ImmediateRejump;
     let slow = bashnya_oracle::results(&Board::parse(&pos.to_text()), rejump);
-    assert_eq!(fast, slow, "move sets differ in {} (rules {:?})", pos.to_text(), pos.rules());
-    assert_eq!(pos.count_moves(), n as u64, "count_moves in {}", pos.to_text());
+    assert_eq!(
+        fast,
+        slow,
+        "move sets differ in {} (rules {:?})",
+        pos.to_text(),
+        pos.rules()
+    );
+    assert_eq!(
+        pos.count_moves(),
+        n as u64,
+        "count_moves in {}",
+        pos.to_text()
+    );
     assert_eq!(pos.must_capture(), moves.iter().any(|m| m.is_capture()));
     note(pos, &moves, cov);
     moves
@@ -77,14 +97,19 @@ fn note(pos: &Position, moves: &[engine::bashnya::Move], cov: &mut Coverage) {
     cov.positions += 1;
     if moves.first().is_some_and(|m| m.is_capture()) {
         cov.captures += 1;
-        if moves.iter().any(|m| pos.king_columns() & (1 << m.from()) != 0) {
+        if moves
+            .iter()
+            .any(|m| pos.king_columns() & (1 << m.from()) != 0)
+        {
             cov.king_captures += 1;
         }
     }
     for sq in 0..32 {
         let col = pos.column(sq);
         cov.tallest = cov.tallest.max(col.height());
-        let mixed = col.pieces().any(|p| p.color() != col.top().unwrap().color());
+        let mixed = col
+            .pieces()
+            .any(|p| p.color() != col.top().unwrap().color());
         if col.height() >= 5 && mixed {
             cov.mixed_tall += 1;
         }
@@ -96,8 +121,16 @@ fn run_games(first_seed: u64, games: u64, max_plies: u32) -> Coverage {
     let mut cov = Coverage::default();
     for seed in first_seed..first_seed + games {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let rules = if seed % 2 == 0 { Rules::Standard } else { Rules::ImmediateRejump };
-        let start = if seed % 4 < 2 { Position::start() } else { random_tall_start(&mut rng) };
+        let rules = if seed % 2 == 0 {
+            Rules::Standard
+        } else {
+            Rules::ImmediateRejump
+        };
+        let start = if seed % 4 < 2 {
+            Position::start()
+        } else {
+            random_tall_start(&mut rng)
+        };
         let mut pos = start.with_rules(rules);
         for _ in 0..max_plies {
             let moves = compare(&pos, &mut cov);

@@ -26,7 +26,11 @@ fn cases() -> Vec<(String, u32, u64)> {
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
             assert_eq!(f.len(), 3, "bad perft line: {l}");
-            (f[0].to_string(), f[1].parse().unwrap(), f[2].parse().unwrap())
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
         })
         .collect()
 }
@@ -61,7 +65,12 @@ fn russian_draughts_cross_check() {
     let start = Position::start();
     let expect = [7, 49, 302, 1469, 7482];
     for (depth, &nodes) in expect.iter().enumerate() {
-        assert_eq!(perft(&start, depth as u32 + 1), nodes, "depth {}", depth + 1);
+        assert_eq!(
+            perft(&start, depth as u32 + 1),
+            nodes,
+            "depth {}",
+            depth + 1
+        );
     }
 }
 
@@ -77,7 +86,9 @@ fn mirrored_positions_have_mirrored_perft() {
         if nodes > 100_000 {
             continue;
         }
-        let pos = Position::parse_position(&fen).unwrap().with_rules(Rules::ImmediateRejump);
+        let pos = Position::parse_position(&fen)
+            .unwrap()
+            .with_rules(Rules::ImmediateRejump);
         assert_eq!(perft(&pos.mirror(), depth), nodes, "mirror of {fen}");
     }
 }
@@ -91,7 +102,11 @@ fn standard_rules_perft_matches_oracle() {
         }
         let pos = Position::parse_position(&fen).unwrap();
         let fast = perft(&pos, depth);
-        assert_eq!(fast, bashnya_oracle::perft(&fen, depth, false), "{fen} depth {depth}");
+        assert_eq!(
+            fast,
+            bashnya_oracle::perft(&fen, depth, false),
+            "{fen} depth {depth}"
+        );
         differ += u32::from(fast != nodes);
     }
     // The lines where an immediate re-jump is possible somewhere in the tree.

@@ -33,13 +33,20 @@ fn assert_moves(text: &str, expected: &[&str]) {
 /// Asserts the position a move (given as text) leads to.
 fn assert_after(text: &str, mv: &str, expected: &str) {
     let p = pos(text);
-    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv} in {text}: {e}"));
+    let m = p
+        .parse_move(mv)
+        .unwrap_or_else(|e| panic!("{mv} in {text}: {e}"));
     assert_eq!(p.play(&m).to_text(), expected, "{text} after {mv}");
 }
 
 #[test]
 fn start_position_has_seven_steps() {
-    assert_moves(&Position::start().to_text(), &["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]);
+    assert_moves(
+        &Position::start().to_text(),
+        &[
+            "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4",
+        ],
+    );
 }
 
 #[test]
@@ -54,8 +61,8 @@ fn king_commanded_columns_fly() {
     assert_moves(
         "W:d4=Wbw,f6=w",
         &[
-            "d4-a1", "d4-a7", "d4-b2", "d4-b6", "d4-c3", "d4-c5", "d4-e3", "d4-e5", "d4-f2", "d4-g1", "f6-e7",
-            "f6-g7",
+            "d4-a1", "d4-a7", "d4-b2", "d4-b6", "d4-c3", "d4-c5", "d4-e3", "d4-e5", "d4-f2",
+            "d4-g1", "f6-e7", "f6-g7",
         ],
     );
 }
@@ -141,7 +148,13 @@ fn no_immediate_jump_back_over_the_same_column() {
     assert_moves_under(
         Rules::ImmediateRejump,
         "W:a1=W,c3=bb,e5=b",
-        &["a1:d4:a1:f6", "a1:d4:a1:g7", "a1:d4:a1:h8", "a1:d4:f6:a1", "a1:d4:f6:b2"],
+        &[
+            "a1:d4:a1:f6",
+            "a1:d4:a1:g7",
+            "a1:d4:a1:h8",
+            "a1:d4:f6:a1",
+            "a1:d4:f6:b2",
+        ],
     );
 }
 
@@ -160,7 +173,10 @@ fn king_must_land_where_the_capture_continues() {
     // (over d6, then landing on c7 or b8 as it likes).
     assert_moves("W:a1=W,c3=b,d6=b", &["a1:e5:b8", "a1:e5:c7"]);
     // With no landing that continues, every landing is a move.
-    assert_moves("W:a1=W,c3=b", &["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]);
+    assert_moves(
+        "W:a1=W,c3=b",
+        &["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"],
+    );
 }
 
 #[test]
@@ -184,7 +200,9 @@ fn irreversible_moves() {
     let c = pos("W:c3=W,d4=b");
     let mut list = MoveList::new();
     c.generate(&mut list);
-    assert!(list.iter().all(|m| c.is_irreversible(m) && Position::is_capture(m)));
+    assert!(list
+        .iter()
+        .all(|m| c.is_irreversible(m) && Position::is_capture(m)));
     assert!(list.iter().all(|m| Position::captured_count(m) == 1));
 }
 

@@ -25,14 +25,20 @@ fn check_notation(p: &Position) {
     for m in &moves {
         let text = p.move_text(m);
         assert_eq!(p.parse_move(&text), Ok(*m), "{text} in {}", p.to_text());
-        assert_eq!(p.parse_move(&format!("{text}!?")), Ok(*m), "annotated {text}");
+        assert_eq!(
+            p.parse_move(&format!("{text}!?")),
+            Ok(*m),
+            "annotated {text}"
+        );
     }
     // Every route the oracle finds names the move with that result.
     let board = bashnya_oracle::Board::parse(&p.to_text());
     let routes = bashnya_oracle::routes_by_result(&board, p.rules() == Rules::ImmediateRejump);
     for (result, texts) in routes {
         for text in texts {
-            let m = p.parse_move(&text).unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()));
+            let m = p
+                .parse_move(&text)
+                .unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_text()));
             assert_eq!(p.play(&m).to_text(), result, "{text} in {}", p.to_text());
         }
     }
@@ -42,13 +48,25 @@ fn check_notation(p: &Position) {
 /// `start:end` is read when exactly one legal capture matches, unless it is itself a full route.
 fn check_start_end(p: &Position, moves: &[Move]) {
     for m in moves.iter().filter(|m| m.is_capture()) {
-        let short = format!("{}:{}", engine::bashnya::square_name(m.from()), engine::bashnya::square_name(m.to()));
-        let same: Vec<&Move> = moves.iter().filter(|o| o.from() == m.from() && o.to() == m.to()).collect();
-        let single_jump = moves.iter().find(|o| o.captures() == 1 && p.move_text(o) == short);
+        let short = format!(
+            "{}:{}",
+            engine::bashnya::square_name(m.from()),
+            engine::bashnya::square_name(m.to())
+        );
+        let same: Vec<&Move> = moves
+            .iter()
+            .filter(|o| o.from() == m.from() && o.to() == m.to())
+            .collect();
+        let single_jump = moves
+            .iter()
+            .find(|o| o.captures() == 1 && p.move_text(o) == short);
         match (single_jump, same.len()) {
             (Some(o), _) => assert_eq!(p.parse_move(&short), Ok(*o)),
             (None, 1) => assert_eq!(p.parse_move(&short), Ok(*m)),
-            (None, _) => assert!(matches!(p.parse_move(&short), Err(MoveError::Ambiguous(..))), "{short}"),
+            (None, _) => assert!(
+                matches!(p.parse_move(&short), Err(MoveError::Ambiguous(..))),
+                "{short}"
+            ),
         }
     }
 }
@@ -58,11 +76,19 @@ fn notation_and_position_text_round_trip_in_random_games() {
     let mut ambiguous_seen = 0;
     for seed in 0..300u64 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let rules = if seed % 2 == 0 { Rules::Standard } else { Rules::ImmediateRejump };
+        let rules = if seed % 2 == 0 {
+            Rules::Standard
+        } else {
+            Rules::ImmediateRejump
+        };
         let mut p = Position::start().with_rules(rules);
         for _ in 0..200 {
             let text = p.to_text();
-            assert_eq!(Position::parse_position(&text).map(|q| q.with_rules(rules)), Ok(p), "{text}");
+            assert_eq!(
+                Position::parse_position(&text).map(|q| q.with_rules(rules)),
+                Ok(p),
+                "{text}"
+            );
             assert_eq!(p.mirror().mirror(), p);
             check_notation(&p);
             let moves = legal(&p);
@@ -80,7 +106,10 @@ fn notation_and_position_text_round_trip_in_random_games() {
 fn start_end_ambiguity_is_an_error() {
     // Two different captures from h4 end on d8 (found in a random game).
     let p = pos("B:e3=w,g3=wb,b4=w,h4=BbwWwwwww,e5=b,h6=bbbbbw,a7=b,c7=wbb");
-    assert!(matches!(p.parse_move("h4:d8"), Err(MoveError::Ambiguous(..))));
+    assert!(matches!(
+        p.parse_move("h4:d8"),
+        Err(MoveError::Ambiguous(..))
+    ));
     assert!(p.parse_move("h4:e1:a5:d8").is_ok());
     assert!(p.parse_move("h4:f2:b6:d8").is_ok());
     // A complete one-jump route is read as that route although a longer
@@ -98,15 +127,43 @@ fn start_end_ambiguity_is_an_error() {
 fn bad_moves_are_typed_errors() {
     let p = Position::start();
     let syntax = [
-        "", "c3", "c3-", "c3d4", "c3-d4-e5", "c3:d4-e5", "c3x d4", "z9-a1", "c3-d9", "b1-c2", "C3-D4", "c3--d4",
-        ":", "c3:", ":d4", "c3::e5", "ц3-d4", "c3-d4 extra", "🙂", "c3:e5:c7:e5:c7:e5:c7:e5:c7:e5:c7:e5:c7:e5",
+        "",
+        "c3",
+        "c3-",
+        "c3d4",
+        "c3-d4-e5",
+        "c3:d4-e5",
+        "c3x d4",
+        "z9-a1",
+        "c3-d9",
+        "b1-c2",
+        "C3-D4",
+        "c3--d4",
+        ":",
+        "c3:",
+        ":d4",
+        "c3::e5",
+        "ц3-d4",
+        "c3-d4 extra",
+        "🙂",
+        "c3:e5:c7:e5:c7:e5:c7:e5:c7:e5:c7:e5:c7:e5",
     ];
     for text in syntax {
-        assert!(matches!(p.parse_move(text), Err(MoveError::Syntax(..))), "{text:?}: {:?}", p.parse_move(text));
+        assert!(
+            matches!(p.parse_move(text), Err(MoveError::Syntax(..))),
+            "{text:?}: {:?}",
+            p.parse_move(text)
+        );
     }
-    let illegal = ["c3-e5", "a1-b2", "d6-c5", "c3:e5", "h8-g7", "c3-c3", "b2-a3", "c3:a5:c7"];
+    let illegal = [
+        "c3-e5", "a1-b2", "d6-c5", "c3:e5", "h8-g7", "c3-c3", "b2-a3", "c3:a5:c7",
+    ];
     for text in illegal {
-        assert!(matches!(p.parse_move(text), Err(MoveError::Illegal(..))), "{text:?}: {:?}", p.parse_move(text));
+        assert!(
+            matches!(p.parse_move(text), Err(MoveError::Illegal(..))),
+            "{text:?}: {:?}",
+            p.parse_move(text)
+        );
     }
     // A step when a capture is compulsory.
     let c = pos("W:a1=w,c3=w,d4=b");
@@ -133,7 +190,8 @@ fn position_text_round_trips_and_accepts_an_empty_board() {
 #[test]
 fn bad_positions_are_typed_errors() {
     use PositionError::*;
-    let cases: &[(&str, fn(&PositionError) -> bool)] = &[
+    type Check = fn(&PositionError) -> bool;
+    let cases: &[(&str, Check)] = &[
         ("", |e| matches!(e, Malformed(_))),
         ("W", |e| matches!(e, Malformed(_))),
         ("X:a1=w", |e| matches!(e, Malformed(_))),
@@ -165,7 +223,9 @@ fn bad_positions_are_typed_errors() {
         ("W:h8=wB", |e| matches!(e, ManOnPromotionRow(..))),
         ("W:a1=wwwwwwwwwwwww", |e| matches!(e, TooManyPieces(_))),
         ("W:e5=bbbbbbb,c3=bbbbbb", |e| matches!(e, TooManyPieces(_))),
-        ("W:a1=wbwbwbwbwbwbwbwbwbwbwbwbw", |e| matches!(e, TooManyPieces(_))),
+        ("W:a1=wbwbwbwbwbwbwbwbwbwbwbwbw", |e| {
+            matches!(e, TooManyPieces(_))
+        }),
     ];
     for (text, ok) in cases {
         match Position::parse_position(text) {
@@ -185,7 +245,9 @@ fn parsers_never_panic_on_noise() {
     let p = pos("W:a1=W,c3=bb,e5=b");
     for _ in 0..20_000 {
         let len = rng.random_range(0..24);
-        let s: String = (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
+        let s: String = (0..len)
+            .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+            .collect();
         let _ = Position::parse_position(&s);
         let _ = p.parse_move(&s);
         let _ = Position::start().parse_move(&s);

@@ -57,7 +57,10 @@ impl Board {
             let r = (b[1] - b'1') as usize;
             squares[f][r] = Some(col.chars().collect());
         }
-        Board { white_to_move: side == "W", squares }
+        Board {
+            white_to_move: side == "W",
+            squares,
+        }
     }
 
     /// Writes the position text, squares rank by rank from a1, files left to right.
@@ -66,11 +69,19 @@ impl Board {
         for r in 0..8 {
             for f in 0..8 {
                 if let Some(col) = &self.squares[f][r] {
-                    items.push(format!("{}={}", name((f as i32, r as i32)), col.iter().collect::<String>()));
+                    items.push(format!(
+                        "{}={}",
+                        name((f as i32, r as i32)),
+                        col.iter().collect::<String>()
+                    ));
                 }
             }
         }
-        format!("{}:{}", if self.white_to_move { "W" } else { "B" }, items.join(","))
+        format!(
+            "{}:{}",
+            if self.white_to_move { "W" } else { "B" },
+            items.join(",")
+        )
     }
 
     fn at(&self, sq: (i32, i32)) -> Option<&Stack> {
@@ -82,11 +93,15 @@ impl Board {
     }
 
     fn is_mine(&self, sq: (i32, i32)) -> bool {
-        self.at(sq).is_some_and(|c| is_white(c[0]) == self.white_to_move)
+        self.at(sq)
+            .is_some_and(|c| is_white(c[0]) == self.white_to_move)
     }
 
     fn is_enemy(&self, sq: (i32, i32)) -> bool {
-        on_board(sq.0, sq.1) && self.at(sq).is_some_and(|c| is_white(c[0]) != self.white_to_move)
+        on_board(sq.0, sq.1)
+            && self
+                .at(sq)
+                .is_some_and(|c| is_white(c[0]) != self.white_to_move)
     }
 
     fn far_rank(&self) -> i32 {
@@ -117,7 +132,10 @@ pub fn legal_moves(board: &Board, rejump: bool) -> Vec<Found> {
 
 /// The distinct resulting position texts, sorted.
 pub fn results(board: &Board, rejump: bool) -> Vec<String> {
-    let mut set: Vec<String> = legal_moves(board, rejump).into_iter().map(|m| m.result).collect();
+    let mut set: Vec<String> = legal_moves(board, rejump)
+        .into_iter()
+        .map(|m| m.result)
+        .collect();
     set.sort();
     set.dedup();
     set
@@ -152,13 +170,20 @@ fn quiet_moves(board: &Board) -> Vec<Found> {
 
 fn quiet_result(board: &Board, from: (i32, i32), to: (i32, i32)) -> Found {
     let mut next = board.clone();
-    let mut col = next.squares[from.0 as usize][from.1 as usize].take().unwrap();
+    let mut col = next.squares[from.0 as usize][from.1 as usize]
+        .take()
+        .unwrap();
     if to.1 == board.far_rank() {
         col[0] = col[0].to_ascii_uppercase();
     }
     next.squares[to.0 as usize][to.1 as usize] = Some(col);
     next.white_to_move = !board.white_to_move;
-    Found { from, route: vec![to], capture: false, result: next.text() }
+    Found {
+        from,
+        route: vec![to],
+        capture: false,
+        result: next.text(),
+    }
 }
 
 /// The state of one capture in progress.
@@ -181,15 +206,25 @@ fn all_captures(board: &Board, rejump: bool) -> Vec<Found> {
             }
             let mut lifted = board.clone();
             let column = lifted.squares[f as usize][r as usize].take().unwrap();
-            let start = Capture { board: lifted, from: (f, r), at: (f, r), column, route: vec![], last: None };
+            let start = Capture {
+                board: lifted,
+                from: (f, r),
+                at: (f, r),
+                column,
+                route: vec![],
+                last: None,
+            };
             extend(&start, rejump, &mut out);
         }
     }
     out
 }
 
-/// The jumps available to the capture in progress: (jumped square, landings).
-fn jumps(c: &Capture, rejump: bool) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
+/// A jump: the jumped square and the landing squares beyond it.
+type Jump = ((i32, i32), Vec<(i32, i32)>);
+
+/// The jumps available to the capture in progress.
+fn jumps(c: &Capture, rejump: bool) -> Vec<Jump> {
     let king = is_king(c.column[0]);
     let mut out = Vec::new();
     for (df, dr) in DIRECTIONS {
@@ -221,7 +256,9 @@ fn jumps(c: &Capture, rejump: bool) -> Vec<((i32, i32), Vec<(i32, i32)>)> {
 /// The capture after jumping `over` and landing on `land`.
 fn jump(c: &Capture, over: (i32, i32), land: (i32, i32)) -> Capture {
     let mut next = c.clone();
-    let jumped = next.board.squares[over.0 as usize][over.1 as usize].as_mut().unwrap();
+    let jumped = next.board.squares[over.0 as usize][over.1 as usize]
+        .as_mut()
+        .unwrap();
     let taken = jumped.remove(0);
     if jumped.is_empty() {
         next.board.squares[over.0 as usize][over.1 as usize] = None;
@@ -247,7 +284,10 @@ fn extend(c: &Capture, rejump: bool, out: &mut Vec<Found>) {
     for (over, landings) in options {
         let after: Vec<Capture> = landings.iter().map(|&l| jump(c, over, l)).collect();
         // A king must pick a landing from which the capture goes on, if any.
-        let going_on: Vec<&Capture> = after.iter().filter(|n| !jumps(n, rejump).is_empty()).collect();
+        let going_on: Vec<&Capture> = after
+            .iter()
+            .filter(|n| !jumps(n, rejump).is_empty())
+            .collect();
         if going_on.is_empty() {
             after.iter().for_each(|n| extend(n, rejump, out));
         } else {
@@ -260,7 +300,12 @@ fn finish(c: &Capture) -> Found {
     let mut next = c.board.clone();
     next.squares[c.at.0 as usize][c.at.1 as usize] = Some(c.column.clone());
     next.white_to_move = !c.board.white_to_move;
-    Found { from: c.from, route: c.route.clone(), capture: true, result: next.text() }
+    Found {
+        from: c.from,
+        route: c.route.clone(),
+        capture: true,
+        result: next.text(),
+    }
 }
 
 /// Perft by the oracle, counting distinct resulting positions.

@@ -135,12 +135,12 @@ impl<'a> CaptureSearch<'a> {
     pub(crate) fn single_jumps(&self, from: u8) -> Option<u64> {
         let occ = self.occ & !(1 << from);
         let mut n = 0;
-        for d in 0..4 {
-            let over = NEIGHBOUR[d][from as usize];
+        for next in &NEIGHBOUR {
+            let over = next[from as usize];
             if over == NONE || self.enemy & (1 << over) == 0 {
                 continue;
             }
-            let land = NEIGHBOUR[d][over as usize];
+            let land = next[over as usize];
             if land == NONE || occ & (1 << land) != 0 {
                 continue;
             }
@@ -151,7 +151,11 @@ impl<'a> CaptureSearch<'a> {
             let rest = without_top(self.pos.code(over as usize));
             let occ_after = if rest == 0 { occ & !bit } else { occ };
             let released = rest == 0 || rest & BLACK_BIT != self.enemy_colour;
-            let enemy_after = if released { self.enemy & !bit } else { self.enemy };
+            let enemy_after = if released {
+                self.enemy & !bit
+            } else {
+                self.enemy
+            };
             let barred = if self.rejump { 0 } else { bit };
             let near = enemy_after & MAN_OVERS[land as usize] & !barred;
             if near != 0 && man_can_jump(land, near, occ_after) {
@@ -180,12 +184,12 @@ impl<'a> CaptureSearch<'a> {
             return false;
         }
         let mut found = false;
-        for d in 0..4 {
-            let over = NEIGHBOUR[d][sq as usize];
+        for next in &NEIGHBOUR {
+            let over = next[sq as usize];
             if over == NONE || over == last || self.enemy & (1 << over) == 0 {
                 continue;
             }
-            let land = NEIGHBOUR[d][over as usize];
+            let land = next[over as usize];
             if land == NONE || self.occ & (1 << land) != 0 {
                 continue;
             }
@@ -203,8 +207,8 @@ impl<'a> CaptureSearch<'a> {
     /// jumped column allow the capture to go on, only those are allowed.
     fn king_jumps<S: Sink>(&mut self, sink: &mut S, sq: u8, last: u8) -> bool {
         let mut found = false;
-        for d in 0..4 {
-            let blockers = RAY[d][sq as usize] & self.occ;
+        for (d, ray) in RAY.iter().enumerate() {
+            let blockers = ray[sq as usize] & self.occ;
             if blockers == 0 {
                 continue;
             }
@@ -349,7 +353,9 @@ impl Sink for MoveSink<'_> {
         // One-jump captures never coincide (see CountSink); skip the scan.
         let promotes = king && !search.start_king;
         if search.depth == 1
-            || !self.out[self.first..].iter().any(|m| search.same_result(m, to, promotes))
+            || !self.out[self.first..]
+                .iter()
+                .any(|m| search.same_result(m, to, promotes))
         {
             self.out.push(search.to_move(king));
         }
@@ -373,7 +379,11 @@ impl Sink for CountSink {
         let promotes = king && !search.start_king;
         if search.depth == 1 {
             self.count += 1;
-        } else if !self.longer.iter().any(|m| search.same_result(m, to, promotes)) {
+        } else if !self
+            .longer
+            .iter()
+            .any(|m| search.same_result(m, to, promotes))
+        {
             self.count += 1;
             self.longer.push(search.to_move(king));
         }

@@ -197,9 +197,9 @@ mod tests {
 
     #[test]
     fn shifts_agree_with_neighbour_table() {
-        for d in 0..4 {
+        for (d, next) in NEIGHBOUR.iter().enumerate() {
             for s in 0..32u8 {
-                let expect = match NEIGHBOUR[d][s as usize] {
+                let expect = match next[s as usize] {
                     NONE => 0,
                     n => 1u32 << n,
                 };

@@ -136,7 +136,10 @@ pub(crate) fn count(pos: &Position) -> u64 {
 /// Captures are searched and deduplicated, but not built into a list.
 fn count_captures(pos: &Position, capturers: Bitboard) -> u64 {
     let mut search = CaptureSearch::new(pos);
-    let mut sink = CountSink { count: 0, longer: MoveList::new() };
+    let mut sink = CountSink {
+        count: 0,
+        longer: MoveList::new(),
+    };
     for from in squares(capturers) {
         if pos.kings & (1 << from) == 0 {
             if let Some(n) = search.single_jumps(from) {
