@@ -55,9 +55,18 @@ fn reference_perft_quick() {
 }
 
 #[test]
-#[ignore = "slow: reference lines above the quick node cap"]
+#[ignore = "slow: reference lines above the quick node cap, deeper self-checks"]
 fn reference_perft_deep() {
     check(None, QUICK_CAP + 1);
+    // Three plies deeper than the reference: the serial and parallel drivers agree.
+    for (fen, depth, _) in cases() {
+        let pos = Position::parse_position(&fen).unwrap();
+        assert_eq!(
+            perft_parallel(&pos, depth + 3),
+            perft(&pos, depth + 3),
+            "{fen}"
+        );
+    }
 }
 
 #[test]
