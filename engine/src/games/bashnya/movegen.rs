@@ -98,8 +98,37 @@ fn generate_captures(pos: &Position, capturers: Bitboard, out: &mut MoveList<Mov
     let mut search = CaptureSearch::new(pos);
     let mut sink = MoveSink { out, first: 0 };
     for from in squares(capturers) {
+        if pos.kings & (1 << from) == 0 && search.single_jumps(from).is_some() {
+            push_single_jumps(pos, from, sink.out);
+            continue;
+        }
         sink.first = sink.out.len();
         search.run(from, &mut sink);
+    }
+}
+
+/// The one-jump captures of a man-commanded column known to have no longer
+/// ones (see `CaptureSearch::single_jumps`).
+fn push_single_jumps(pos: &Position, from: u8, out: &mut MoveList<Move>) {
+    let black = pos.side == Color::Black;
+    let enemy = if black {
+        pos.occ & !pos.black
+    } else {
+        pos.black
+    };
+    let empty = !pos.occ | 1 << from;
+    for next in &NEIGHBOUR {
+        let over = next[from as usize];
+        if over == NONE || enemy & (1 << over) == 0 {
+            continue;
+        }
+        let land = next[over as usize];
+        if land != NONE && empty & (1 << land) != 0 {
+            let mut mv = Move::quiet(from, land, false);
+            mv.jumps = 1;
+            mv.over[0] = over;
+            out.push(mv);
+        }
     }
 }
 
