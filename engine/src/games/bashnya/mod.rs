@@ -4,6 +4,29 @@
 //! (pieces and the column encoding), [`position`] (the position and
 //! copy-make), `captures` (the capture search), `movegen` (generation and
 //! bulk counting), `notation` (move text) and `text` (position text).
+//!
+//! Choices made where RULES.md leaves room (each one is tested):
+//!
+//! * **Re-jumping at once.** RULES.md 2.3 forbids jumping the column just
+//!   jumped by the very next jump, and that is the default
+//!   ([`Rules::Standard`]). The reference counts in `data/perft/bashnya.txt`
+//!   come from a generator that allows it: all of them match under
+//!   [`Rules::ImmediateRejump`], a dozen differ under the default. A position
+//!   carries its rules ([`Position::with_rules`]); position texts do not.
+//! * **Passing emptied squares.** A jumped single piece leaves at once, so a
+//!   king may fly back over its square (and over its own start square) to
+//!   take something beyond it.
+//! * **Identity of moves.** Captures are compared by what they change (end
+//!   square, commander rank, pieces taken in order, times each square was
+//!   jumped), which is an exact comparison of the resulting positions.
+//! * **Piece limits.** At most 12 pieces of a colour (so at most 12 jumps in
+//!   a capture) and 24 in one column; more is a position-text error.
+//! * **No pieces.** `W:` (no columns at all) is a valid position text; the
+//!   side to move has no move and has lost.
+//! * **Notation.** `start:end` names a capture when exactly one legal capture
+//!   goes from start to end, unless the text is itself a complete route. A
+//!   light square or an unknown square in a position text is
+//!   `PositionError::UnknownSquare`.
 
 mod captures;
 pub mod column;
