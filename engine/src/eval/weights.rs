@@ -383,7 +383,10 @@ impl Weights {
             source,
         };
         let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        tmp_name.push(format!(".tmp{}", std::process::id()));
+        // Unique per process and per call, so concurrent saves never share a temporary.
+        static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tmp_name.push(format!(".tmp{}-{n}", std::process::id()));
         let tmp = path.with_file_name(tmp_name);
         let write = || -> std::io::Result<()> {
             use std::io::Write;
