@@ -1,4 +1,13 @@
-//! Self-play tournaments (issue 6): match runner, statistics, records.
+//! Self-play tournaments: engine descriptions, players, the match runner,
+//! opening books, statistics (Elo, pentanomial SPRT), PDN game records and
+//! training data.
 
+pub mod external;
+pub mod game;
+pub mod openings;
+pub mod output;
 pub mod pdn;
+pub mod player;
+pub mod spec;
 pub mod stats;
+pub mod tournament;

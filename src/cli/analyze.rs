@@ -3,7 +3,7 @@
 use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
-use engine::eval::{Evaluator, Material};
+use engine::hub::{EvalSource, SharedEval};
 use engine::search::{Engine, Info, Limits, SearchInput};
 use engine::{bashnya, bushka, Game, GameKind};
 use std::io::Write;
@@ -26,6 +26,9 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// Evaluation weights file (`material` for material only; default: the built-in weights).
+    #[arg(long)]
+    pub weights: Option<String>,
 }
 
 impl SearchArgs {
@@ -44,12 +47,12 @@ impl SearchArgs {
     }
 }
 
-/// The evaluation of each game used by the commands.
-pub fn evaluator<G: Game>() -> impl Evaluator<G>
-where
-    Material: Evaluator<G>,
-{
-    Material::default()
+/// The evaluation a `--weights` option names (the built-in weights when absent).
+pub fn evaluator<G: EvalSource>(weights: Option<&str>) -> Result<SharedEval<G>> {
+    match weights {
+        Some(w) => G::load_eval(w).map_err(|e| anyhow::anyhow!("--weights {w}: {e}")),
+        None => Ok(G::default_eval()),
+    }
 }
 
 /// One `info` line.
@@ -84,16 +87,13 @@ pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
     }
 }
 
-fn analyze_of<G: Game>(position: &str, args: &SearchArgs) -> Result<()>
-where
-    Material: Evaluator<G>,
-{
+fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
     let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
-    let eval = evaluator::<G>();
+    let eval = evaluator::<G>(args.weights.as_deref())?;
     let input = SearchInput::new(pos, args.limits());
     let mut out = std::io::stdout();
-    let result = engine.search(&eval, &input, |info| {
+    let result = engine.search(&*eval, &input, |info| {
         let _ = writeln!(out, "{}", info_line(&pos, info));
         let _ = out.flush();
     });

@@ -3,9 +3,9 @@
 
 use super::analyze::evaluator;
 use anyhow::{Context, Result};
-use engine::eval::{Evaluator, Material};
+use engine::hub::EvalSource;
 use engine::search::{Engine, Limits, SearchInput};
-use engine::{bashnya, bushka, Game, GameKind};
+use engine::{bashnya, bushka, GameKind};
 use std::time::Instant;
 
 /// The bench positions of each game (compiled in from `data/bench/`).
@@ -33,11 +33,8 @@ pub fn bench(game: GameKind, threads: u32, depth: Option<u32>, hash: u32) -> Res
     }
 }
 
-fn run<G: Game>(game: GameKind, threads: u32, depth: u32, hash: u32) -> Result<()>
-where
-    Material: Evaluator<G>,
-{
-    let eval = evaluator::<G>();
+fn run<G: EvalSource>(game: GameKind, threads: u32, depth: u32, hash: u32) -> Result<()> {
+    let eval = evaluator::<G>(None)?;
     let mut engine = Engine::<G>::new(hash as usize, threads as usize);
     let (mut nodes, start) = (0u64, Instant::now());
     for (i, line) in positions(game)
@@ -47,7 +44,7 @@ where
     {
         let pos = G::parse_position(line).with_context(|| format!("bench position {}", i + 1))?;
         engine.clear();
-        let r = engine.search(&eval, &SearchInput::new(pos, Limits::depth(depth)), |_| {});
+        let r = engine.search(&*eval, &SearchInput::new(pos, Limits::depth(depth)), |_| {});
         let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
         println!(
             "position {:2} depth {} score {} nodes {} time {} bestmove {}",

@@ -4,6 +4,7 @@ mod analyze;
 mod bench;
 mod play;
 mod rules;
+mod selfplay;
 
 use clap::{Parser, Subcommand};
 use engine::GameKind;
@@ -78,6 +79,15 @@ enum Command {
         #[arg(long)]
         weights: Option<String>,
     },
+    /// Run a tournament between engines; with no --engine, a short built-in match.
+    Selfplay(Box<selfplay::SelfplayArgs>),
+    /// Make an opening book: random plies kept when a short search finds them balanced.
+    Openings(selfplay::OpeningsArgs),
+    /// Game records (PDN).
+    Pdn {
+        #[command(subcommand)]
+        command: PdnCommand,
+    },
     /// Speak the engine protocol (Hub-style) on standard input and output; see docs/hub.md.
     Hub,
     /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
@@ -109,6 +119,18 @@ fn one_line(text: &str) -> String {
         .join(" ")
         .trim_start_matches("error: ")
         .to_string()
+}
+
+#[derive(Subcommand, Debug)]
+enum PdnCommand {
+    /// Replay every game of a PDN file and report any illegal move.
+    Check {
+        /// The PDN file.
+        file: std::path::PathBuf,
+        /// The game, when the records have no GameType tag.
+        #[arg(long)]
+        game: Option<GameKind>,
+    },
 }
 
 /// Runs the program and returns its exit status.
@@ -161,6 +183,11 @@ pub fn run() -> i32 {
             hash,
             weights,
         }),
+        Command::Selfplay(args) => selfplay::selfplay(&args),
+        Command::Openings(args) => selfplay::openings(&args),
+        Command::Pdn {
+            command: PdnCommand::Check { file, game },
+        } => selfplay::pdn_check(&file, game),
         Command::Hub => {
             let out: engine::hub::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));

@@ -1,0 +1,230 @@
+//! An external engine speaking the Hub protocol of `bushka hub`.
+
+use crate::player::{Choice, Forfeit, Player};
+use crate::spec::EngineSpec;
+use engine::hub::quote;
+use engine::record::GameRecord;
+use engine::search::Score;
+use engine::Game;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Extra time granted above the engine's own limit before it forfeits.
+const GRACE: Duration = Duration::from_secs(5);
+/// Time allowed for a depth- or node-limited move.
+const UNTIMED_MOVE: Duration = Duration::from_secs(120);
+
+/// A running external engine.
+pub struct ExternalPlayer<G: Game> {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    level: String,
+    move_time: Duration,
+    dead: Option<String>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> ExternalPlayer<G> {
+    /// Starts `cmd` (split on spaces, double quotes group words) and greets it.
+    pub fn start(cmd: &str, spec: &EngineSpec) -> Result<Self, String> {
+        let words = split_command(cmd);
+        let (program, args) = words.split_first().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("engine {}: cannot start '{cmd}': {e}", spec.name))?;
+        let input = child.stdin.take().ok_or("no engine stdin")?;
+        let out = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in out.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let (level, move_time) = match (spec.depth, spec.nodes, spec.movetime) {
+            (_, _, Some(ms)) => (
+                format!("level move-time={:.3}", ms as f64 / 1000.0),
+                Duration::from_millis(ms),
+            ),
+            (_, Some(n), None) => (format!("level nodes={n}"), UNTIMED_MOVE),
+            (Some(d), None, None) => (format!("level depth={d}"), UNTIMED_MOVE),
+            (None, None, None) => ("level depth=4".to_string(), UNTIMED_MOVE),
+        };
+        let mut p = ExternalPlayer {
+            child,
+            input,
+            lines,
+            level,
+            move_time,
+            dead: None,
+            _game: std::marker::PhantomData,
+        };
+        let hello = Duration::from_secs(10);
+        p.send("hub")
+            .and_then(|_| p.wait_for("wait", hello))
+            .map_err(|e| format!("engine {}: {e}", spec.name))?;
+        let setup = [
+            format!("set-param name=game value={}", G::KIND.name()),
+            format!("set-param name=threads value={}", spec.threads),
+            format!("set-param name=hash value={}", spec.hash),
+        ];
+        for line in setup {
+            p.send(&line)
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
+        }
+        if let Some(w) = &spec.weights {
+            p.send(&format!("set-param name=weights value={}", quote(w)))
+                .map_err(|e| e.to_string())?;
+        }
+        p.send("init")
+            .and_then(|_| p.wait_for("ready", hello))
+            .map_err(|e| format!("engine {}: {e}", spec.name))?;
+        Ok(p)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|_| self.input.flush())
+            .map_err(|e| format!("cannot write to engine: {e}"))
+    }
+
+    /// Reads lines until one starts with `prefix`; `error` lines are fatal.
+    fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with(prefix) => return Ok(l),
+                Ok(l) if l.starts_with("error") => return Err(format!("engine said: {l}")),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Err("timeout".into()),
+                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
+            }
+        }
+    }
+}
+
+/// Splits a command line on spaces, keeping double-quoted words together.
+pub fn split_command(cmd: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in cmd.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// The value of `key=` in a protocol line (quoted or bare).
+fn value_of(line: &str, key: &str) -> Option<String> {
+    engine::hub::tokenize(line)
+        .ok()?
+        .1
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .and_then(|(_, v)| v)
+}
+
+fn parse_score(s: &str) -> Option<Score> {
+    if let Some(n) = s.strip_prefix("win") {
+        n.parse().ok().map(Score::Win)
+    } else if let Some(n) = s.strip_prefix("loss") {
+        n.parse().ok().map(Score::Loss)
+    } else {
+        s.parse().ok().map(Score::Cp)
+    }
+}
+
+impl<G: Game> Player<G> for ExternalPlayer<G> {
+    fn new_game(&mut self) {
+        if self.send("new-game").is_err() {
+            self.dead = Some("cannot write to engine".into());
+        }
+    }
+
+    fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
+        if let Some(why) = &self.dead {
+            return Err(Forfeit::Crash(why.clone()));
+        }
+        let mut p = *game.start();
+        let mut texts = Vec::with_capacity(game.len());
+        for m in game.moves() {
+            texts.push(p.move_text(m));
+            p = p.play(m);
+        }
+        let level = self.level.clone();
+        let pos = format!(
+            "pos pos={} moves={}",
+            quote(&game.start().to_text()),
+            quote(&texts.join(" "))
+        );
+        for line in [pos, level, "go think".to_string()] {
+            self.send(&line).map_err(Forfeit::Crash)?;
+        }
+        let mut score = None;
+        let deadline = Instant::now() + self.move_time + GRACE;
+        let done = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with("done") => break l,
+                Ok(l) if l.starts_with("info") => {
+                    score = value_of(&l, "score")
+                        .and_then(|s| parse_score(&s))
+                        .or(score)
+                }
+                Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(l)),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    self.dead = Some("timed out".into());
+                    return Err(Forfeit::Timeout);
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.dead = Some("engine exited".into());
+                    return Err(Forfeit::Crash("engine exited".into()));
+                }
+            }
+        };
+        let text = value_of(&done, "move").ok_or_else(|| Forfeit::IllegalMove("(none)".into()))?;
+        let mv = game
+            .current()
+            .parse_move(&text)
+            .map_err(|_| Forfeit::IllegalMove(text.clone()))?;
+        Ok(Choice { mv, score })
+    }
+}
+
+impl<G: Game> Drop for ExternalPlayer<G> {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,160 @@
+//! Players: our search, the baselines, and external programs.
+
+use crate::external::ExternalPlayer;
+use crate::spec::{EngineSpec, Kind};
+use engine::eval::Material;
+use engine::hub::{EvalSource, SharedEval};
+use engine::record::GameRecord;
+use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::{Game, MoveList};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A chosen move and what the player thought of the position.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice<M> {
+    /// The move.
+    pub mv: M,
+    /// Score for the side to move, when the player searched.
+    pub score: Option<Score>,
+}
+
+/// Why a player lost a game without the board deciding it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    /// The program died or its pipe broke.
+    Crash(String),
+    /// No move in time.
+    Timeout,
+    /// The move sent is not legal (or unreadable).
+    IllegalMove(String),
+}
+
+impl std::fmt::Display for Forfeit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Forfeit::Crash(why) => write!(f, "engine failure: {why}"),
+            Forfeit::Timeout => write!(f, "time forfeit"),
+            Forfeit::IllegalMove(m) => write!(f, "illegal move {m}"),
+        }
+    }
+}
+
+/// Anything that can play a game.
+pub trait Player<G: Game>: Send {
+    /// Prepares for a new game.
+    fn new_game(&mut self) {}
+    /// Chooses a move in the current position of `game` (which has legal moves).
+    fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit>;
+}
+
+/// The search limits an engine description asks for.
+pub fn limits_of(spec: &EngineSpec) -> Limits {
+    Limits {
+        depth: spec.depth,
+        nodes: spec.nodes,
+        movetime: spec.movetime.map(Duration::from_millis),
+        clock: None,
+    }
+}
+
+/// Our engine with an evaluation.
+pub struct SearchPlayer<G: Game> {
+    engine: Engine<G>,
+    eval: SharedEval<G>,
+    limits: Limits,
+}
+
+impl<G: Game> SearchPlayer<G> {
+    /// A player searching with `eval` within `limits`.
+    pub fn new(eval: SharedEval<G>, limits: Limits, threads: usize, hash: usize) -> Self {
+        SearchPlayer {
+            engine: Engine::new(hash, threads),
+            eval,
+            limits,
+        }
+    }
+}
+
+impl<G: Game> Player<G> for SearchPlayer<G> {
+    fn new_game(&mut self) {
+        self.engine.clear();
+    }
+
+    fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
+        let input = SearchInput {
+            position: *game.current(),
+            history: game.search_history(),
+            limits: self.limits,
+        };
+        let r = self.engine.search(&*self.eval, &input, |_| {});
+        let mv = r
+            .best
+            .ok_or_else(|| Forfeit::Crash("search returned no move".into()))?;
+        Ok(Choice {
+            mv,
+            score: Some(r.score),
+        })
+    }
+}
+
+/// Uniformly random legal moves from a seeded generator.
+pub struct RandomPlayer {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl RandomPlayer {
+    /// A random player; the same seed plays the same moves.
+    pub fn new(seed: u64) -> Self {
+        RandomPlayer {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for RandomPlayer {
+    fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
+        let mut list = MoveList::new();
+        game.current().generate(&mut list);
+        if list.is_empty() {
+            return Err(Forfeit::Crash("asked to move with no legal move".into()));
+        }
+        let mv = list[self.rng.random_range(0..list.len())];
+        Ok(Choice { mv, score: None })
+    }
+}
+
+/// Builds the player an engine description names; `seed` drives randomness.
+pub fn make_player<G: EvalSource>(
+    spec: &EngineSpec,
+    seed: u64,
+) -> Result<Box<dyn Player<G>>, String>
+where
+    Material: engine::eval::Evaluator<G>,
+{
+    let limits = limits_of(spec);
+    Ok(match &spec.kind {
+        Kind::Random => Box::new(RandomPlayer::new(seed)),
+        Kind::Material => Box::new(SearchPlayer::<G>::new(
+            Arc::new(Material::default()),
+            limits,
+            spec.threads,
+            spec.hash,
+        )),
+        Kind::Search => {
+            let eval = match &spec.weights {
+                Some(w) => G::load_eval(w).map_err(|e| format!("engine {}: {e}", spec.name))?,
+                None => G::default_eval(),
+            };
+            Box::new(SearchPlayer::<G>::new(
+                eval,
+                limits,
+                spec.threads,
+                spec.hash,
+            ))
+        }
+        Kind::External(cmd) => Box::new(ExternalPlayer::<G>::start(cmd, spec)?),
+    })
+}

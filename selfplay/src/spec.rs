@@ -1,0 +1,234 @@
+//! Engine descriptions: `name=NAME,kind=search,depth=6,...`.
+
+use std::fmt;
+use thiserror::Error;
+
+/// What plays the moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Our search with its evaluation (default or a weights file).
+    Search,
+    /// Our search with a material-only evaluation: a baseline.
+    Material,
+    /// Uniformly random legal moves (seeded): the weakest baseline.
+    Random,
+    /// Another program speaking the Hub protocol of `bushka hub`.
+    External(String),
+}
+
+/// One engine of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Unique name, used in records and tables.
+    pub name: String,
+    /// How it plays.
+    pub kind: Kind,
+    /// Weights file for `kind=search`.
+    pub weights: Option<String>,
+    /// Depth limit per move.
+    pub depth: Option<u32>,
+    /// Node limit per move.
+    pub nodes: Option<u64>,
+    /// Time per move in milliseconds.
+    pub movetime: Option<u64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Table size in MiB.
+    pub hash: usize,
+}
+
+/// Why an engine description was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SpecError {
+    /// A `key=value` item is malformed.
+    #[error("engine '{0}': expected key=value items separated by commas")]
+    Syntax(String),
+    /// An unknown key.
+    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, depth, nodes, movetime, threads, hash)")]
+    UnknownKey(String),
+    /// A value out of range or of the wrong type.
+    #[error("engine option {0}={1}: {2}")]
+    BadValue(String, String, &'static str),
+    /// No name given.
+    #[error("engine '{0}' has no name=")]
+    NoName(String),
+    /// Two engines share a name.
+    #[error("two engines are named '{0}'")]
+    DuplicateName(String),
+}
+
+/// Splits on commas outside double quotes; quotes are removed.
+fn split_items(text: &str) -> Result<Vec<(String, String)>, SpecError> {
+    let mut items = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut parts = Vec::new();
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => parts.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    if quoted {
+        return Err(SpecError::Syntax(text.to_string()));
+    }
+    parts.push(cur);
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| SpecError::Syntax(text.to_string()))?;
+        items.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok(items)
+}
+
+fn number<T: std::str::FromStr + PartialOrd>(
+    k: &str,
+    v: &str,
+    min: T,
+    max: T,
+) -> Result<T, SpecError> {
+    match v.parse::<T>() {
+        Ok(n) if n >= min && n <= max => Ok(n),
+        _ => Err(SpecError::BadValue(
+            k.into(),
+            v.into(),
+            "not a whole number in range",
+        )),
+    }
+}
+
+impl EngineSpec {
+    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB]`.
+    pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
+        let mut spec = EngineSpec {
+            name: String::new(),
+            kind: Kind::Search,
+            weights: None,
+            depth: None,
+            nodes: None,
+            movetime: None,
+            threads: 1,
+            hash: 16,
+        };
+        let mut cmd = None;
+        let mut kind = None;
+        for (k, v) in split_items(text)? {
+            match k.as_str() {
+                "name" if !v.is_empty() => spec.name = v,
+                "name" => return Err(SpecError::BadValue(k, v, "empty name")),
+                "kind" => kind = Some(v),
+                "cmd" if !v.is_empty() => cmd = Some(v),
+                "cmd" => return Err(SpecError::BadValue(k, v, "empty command")),
+                "weights" => spec.weights = Some(v),
+                "depth" => spec.depth = Some(number(&k, &v, 1, 100)?),
+                "nodes" => spec.nodes = Some(number(&k, &v, 1, u64::MAX)?),
+                "movetime" => spec.movetime = Some(number(&k, &v, 1, 86_400_000)?),
+                "threads" => spec.threads = number(&k, &v, 1, 256)?,
+                "hash" => spec.hash = number(&k, &v, 1, 65536)?,
+                _ => return Err(SpecError::UnknownKey(k)),
+            }
+        }
+        if spec.name.is_empty() {
+            return Err(SpecError::NoName(text.to_string()));
+        }
+        spec.kind = match (kind.as_deref(), cmd) {
+            (_, Some(c)) => Kind::External(c),
+            (None | Some("search"), None) => Kind::Search,
+            (Some("material"), None) => Kind::Material,
+            (Some("random"), None) => Kind::Random,
+            (Some(other), None) => {
+                return Err(SpecError::BadValue(
+                    "kind".into(),
+                    other.into(),
+                    "expected search, material or random",
+                ))
+            }
+        };
+        if spec.depth.is_none() && spec.nodes.is_none() && spec.movetime.is_none() {
+            spec.depth = Some(4);
+        }
+        Ok(spec)
+    }
+
+    /// Checks that names are unique.
+    pub fn check_names(specs: &[EngineSpec]) -> Result<(), SpecError> {
+        for (i, s) in specs.iter().enumerate() {
+            if specs[..i].iter().any(|o| o.name == s.name) {
+                return Err(SpecError::DuplicateName(s.name.clone()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match &self.kind {
+            Kind::Search => "search".to_string(),
+            Kind::Material => "material".to_string(),
+            Kind::Random => "random".to_string(),
+            Kind::External(c) => format!("cmd=\"{c}\""),
+        };
+        write!(f, "name={},kind={kind}", self.name)?;
+        if let Some(w) = &self.weights {
+            write!(f, ",weights={w}")?;
+        }
+        if let Some(d) = self.depth {
+            write!(f, ",depth={d}")?;
+        }
+        if let Some(n) = self.nodes {
+            write!(f, ",nodes={n}")?;
+        }
+        if let Some(m) = self.movetime {
+            write!(f, ",movetime={m}")?;
+        }
+        write!(f, ",threads={},hash={}", self.threads, self.hash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_option() {
+        let s = EngineSpec::parse("name=a,kind=material,depth=3,threads=2,hash=8").unwrap();
+        assert_eq!(
+            (s.kind, s.depth, s.threads, s.hash),
+            (Kind::Material, Some(3), 2, 8)
+        );
+        let s = EngineSpec::parse(r#"name=ext,cmd="./bushka hub --x",movetime=50"#).unwrap();
+        assert_eq!(s.kind, Kind::External("./bushka hub --x".into()));
+        assert_eq!(s.movetime, Some(50));
+        let s = EngineSpec::parse("name=r,kind=random").unwrap();
+        assert_eq!(s.kind, Kind::Random);
+    }
+
+    #[test]
+    fn refuses_bad_descriptions() {
+        for bad in [
+            "",
+            "kind=search",
+            "name=a,depth=0",
+            "name=a,depth=x",
+            "name=a,speed=3",
+            "name=a,kind=alien",
+            "name=a,cmd=\"x",
+            "name=a,noequals",
+            "name=",
+        ] {
+            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
+        let specs = [
+            EngineSpec::parse("name=a").unwrap(),
+            EngineSpec::parse("name=a").unwrap(),
+        ];
+        assert!(EngineSpec::check_names(&specs).is_err());
+    }
+}

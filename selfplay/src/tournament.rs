@@ -1,0 +1,625 @@
+//! Tournaments: schedule, concurrent games, files written as games end,
+//! statistics, SPRT, resume.
+
+use crate::game::{play_game, Adjudication, Finished};
+use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
+use crate::pdn::{GameRecord as PdnRecord, PdnResult};
+use crate::player::{make_player, Player};
+use crate::spec::EngineSpec;
+use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
+use dashmap::DashSet;
+use engine::eval::{Evaluator, Material};
+use engine::hub::EvalSource;
+use engine::search::Score;
+use engine::{Color, Game, Outcome};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc::channel;
+
+/// Everything a tournament needs to know.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The engines; the first is the gauntlet's challenger.
+    pub engines: Vec<EngineSpec>,
+    /// The first engine plays each other one (else round robin).
+    pub gauntlet: bool,
+    /// Games per pairing (rounded up to whole pairs).
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Seed for opening order and random players.
+    pub seed: u64,
+    /// Start positions (texts), each played twice with colours swapped.
+    pub openings: Vec<String>,
+    /// Shuffle the openings (seeded) instead of taking them in order.
+    pub random_order: bool,
+    /// Harness limits.
+    pub adjudication: Adjudication,
+    /// Stop a two-engine match when the SPRT decides.
+    pub sprt: Option<Sprt>,
+    /// Game records.
+    pub pdn: Option<PathBuf>,
+    /// Training data.
+    pub data: Option<PathBuf>,
+    /// Write each position to the data file once across the whole run.
+    pub dedup: bool,
+    /// JSON summary at the end.
+    pub json: Option<PathBuf>,
+    /// Continue the run recorded in the PDN and data files.
+    pub resume: bool,
+    /// Show a progress bar.
+    pub progress: bool,
+    /// The `Event` tag.
+    pub event: String,
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    id: u64,
+    white: usize,
+    black: usize,
+    pairing: usize,
+    opening: usize,
+}
+
+/// The order games are played in: pairings, then game pairs per opening.
+fn schedule(cfg: &Config) -> Vec<Slot> {
+    let n = cfg.engines.len();
+    let pairings: Vec<(usize, usize)> = if n == 2 {
+        vec![(0, 1)]
+    } else if cfg.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let pairs = cfg.games.div_ceil(2);
+    let mut order: Vec<usize> = (0..cfg.openings.len()).collect();
+    if cfg.random_order {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        order.shuffle(&mut rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
+            cfg.seed,
+        ));
+    }
+    let mut slots = Vec::new();
+    for k in 0..pairs {
+        for (p, &(a, b)) in pairings.iter().enumerate() {
+            let opening = order[k % order.len()];
+            for (c, (white, black)) in [(a, b), (b, a)].into_iter().enumerate() {
+                let id = ((p * pairs + k) * 2 + c) as u64;
+                slots.push(Slot {
+                    id,
+                    white,
+                    black,
+                    pairing: p,
+                    opening,
+                });
+            }
+        }
+    }
+    slots
+}
+
+/// Results of one pairing from its first engine's view.
+#[derive(Clone, Debug, Default)]
+struct PairingStats {
+    a: usize,
+    b: usize,
+    tri: Trinomial,
+    penta: Pentanomial,
+    /// First game of each pair, waiting for its twin.
+    half: HashMap<u64, GameResult>,
+}
+
+/// The summary written with `--json` and printed as a table.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    /// Games finished (resumed ones included).
+    pub games: u64,
+    /// Per engine results against the field.
+    pub engines: Vec<EngineSummary>,
+    /// Per pairing results.
+    pub pairings: Vec<PairingSummary>,
+    /// SPRT state of a two-engine match, when asked.
+    pub sprt: Option<SprtSummary>,
+    /// The harness limits.
+    pub adjudication: Adjudication,
+}
+
+/// One engine's results.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct EngineSummary {
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub spec: String,
+    /// Wins, draws, losses.
+    pub wins: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// See `wins`.
+    pub losses: u64,
+    /// Score in [0, 1].
+    pub score: f64,
+    /// Elo against the field, with its 95% interval.
+    pub elo: [f64; 3],
+    /// Likelihood of superiority.
+    pub los: f64,
+}
+
+/// One pairing's results, from the first engine's view.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PairingSummary {
+    /// First engine.
+    pub first: String,
+    /// Second engine.
+    pub second: String,
+    /// Wins, draws, losses of the first.
+    pub wdl: [u64; 3],
+    /// Pair counts LL, LD, DD+WL, WD, WW.
+    pub pentanomial: [u64; 5],
+    /// Elo (value, lower, upper) from the game pairs.
+    pub elo: [f64; 3],
+    /// Normalized Elo (value, lower, upper).
+    pub nelo: [f64; 3],
+    /// Likelihood of superiority.
+    pub los: f64,
+}
+
+/// The SPRT's state.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SprtSummary {
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound (accept H0).
+    pub lower: f64,
+    /// Upper bound (accept H1).
+    pub upper: f64,
+    /// `H1 accepted`, `H0 accepted` or `continue`.
+    pub status: String,
+}
+
+fn triple(e: &crate::stats::Interval) -> [f64; 3] {
+    [e.value, e.lower, e.upper]
+}
+
+fn result_for(outcome: Outcome, side: Color) -> GameResult {
+    match outcome {
+        Outcome::Draw => GameResult::Draw,
+        Outcome::Win(c) if c == side => GameResult::Win,
+        Outcome::Win(_) => GameResult::Loss,
+    }
+}
+
+/// The running totals.
+struct Tally<'a> {
+    cfg: &'a Config,
+    pairings: Vec<PairingStats>,
+    per_engine: Vec<Trinomial>,
+    done: u64,
+}
+
+impl<'a> Tally<'a> {
+    fn new(cfg: &'a Config, slots: &[Slot]) -> Self {
+        let mut pairings: Vec<PairingStats> = Vec::new();
+        for s in slots {
+            if pairings.len() <= s.pairing {
+                pairings.push(PairingStats {
+                    a: s.white,
+                    b: s.black,
+                    ..Default::default()
+                });
+            }
+        }
+        Tally {
+            cfg,
+            pairings,
+            per_engine: vec![Trinomial::default(); cfg.engines.len()],
+            done: 0,
+        }
+    }
+
+    fn add(&mut self, slot: &Slot, outcome: Outcome) {
+        let p = &mut self.pairings[slot.pairing];
+        let a_side = if slot.white == p.a {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let r = result_for(outcome, a_side);
+        p.tri.add(r);
+        let pair = slot.id / 2;
+        match p.half.remove(&pair) {
+            Some(first) => p.penta.add_pair(first, r),
+            None => {
+                p.half.insert(pair, r);
+            }
+        }
+        self.per_engine[slot.white].add(result_for(outcome, Color::White));
+        self.per_engine[slot.black].add(result_for(outcome, Color::Black));
+        self.done += 1;
+    }
+
+    fn sprt(&self) -> Option<(f64, &Sprt)> {
+        let s = self.cfg.sprt.as_ref()?;
+        (self.pairings.len() == 1).then(|| (s.llr(&self.pairings[0].penta), s))
+    }
+
+    fn progress_message(&self) -> String {
+        let p = &self.pairings[0];
+        let e: Estimates = p.tri.estimates();
+        let names = &self.cfg.engines;
+        let mut m = format!(
+            "{} vs {}: +{} ={} -{} ({:.1}%) Elo {:.1} ± {:.1}",
+            names[p.a].name,
+            names[p.b].name,
+            p.tri.wins,
+            p.tri.draws,
+            p.tri.losses,
+            100.0 * e.score,
+            e.elo.value,
+            e.elo.margin()
+        );
+        if let Some((llr, s)) = self.sprt() {
+            m.push_str(&format!(
+                " LLR {:.2} [{:.2}, {:.2}]",
+                llr,
+                s.lower_bound(),
+                s.upper_bound()
+            ));
+        }
+        m
+    }
+
+    fn summary(&self) -> Summary {
+        let engines = self
+            .cfg
+            .engines
+            .iter()
+            .zip(&self.per_engine)
+            .map(|(spec, t)| {
+                let e = t.estimates();
+                EngineSummary {
+                    name: spec.name.clone(),
+                    spec: spec.to_string(),
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                    score: e.score,
+                    elo: triple(&e.elo),
+                    los: e.los,
+                }
+            })
+            .collect();
+        let pairings = self
+            .pairings
+            .iter()
+            .map(|p| {
+                let e = p.penta.estimates();
+                PairingSummary {
+                    first: self.cfg.engines[p.a].name.clone(),
+                    second: self.cfg.engines[p.b].name.clone(),
+                    wdl: [p.tri.wins, p.tri.draws, p.tri.losses],
+                    pentanomial: p.penta.counts,
+                    elo: triple(&e.elo),
+                    nelo: triple(&e.nelo),
+                    los: e.los,
+                }
+            })
+            .collect();
+        let sprt = self.sprt().map(|(llr, s)| SprtSummary {
+            llr,
+            lower: s.lower_bound(),
+            upper: s.upper_bound(),
+            status: match s.status(llr) {
+                SprtStatus::AcceptH1 => "H1 accepted".into(),
+                SprtStatus::AcceptH0 => "H0 accepted".into(),
+                SprtStatus::Continue => "continue".into(),
+            },
+        });
+        Summary {
+            games: self.done,
+            engines,
+            pairings,
+            sprt,
+            adjudication: self.cfg.adjudication,
+        }
+    }
+}
+
+/// The table printed at the end.
+pub fn table(s: &Summary) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<16} {:>6} {:>5} {:>5} {:>5} {:>7} {:>22} {:>6}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "Elo (95%)", "LOS"
+    ));
+    for e in &s.engines {
+        let games = e.wins + e.draws + e.losses;
+        out.push_str(&format!(
+            "{:<16} {:>6} {:>5} {:>5} {:>5} {:>6.1}% {:>7.1} [{:>6.1}, {:>6.1}] {:>5.1}%\n",
+            e.name,
+            games,
+            e.wins,
+            e.draws,
+            e.losses,
+            100.0 * e.score,
+            e.elo[0],
+            e.elo[1],
+            e.elo[2],
+            100.0 * e.los
+        ));
+    }
+    for p in &s.pairings {
+        out.push_str(&format!(
+            "{} vs {}: +{} ={} -{}  pairs LL {} LD {} DD/WL {} WD {} WW {}  Elo {:.1} [{:.1}, {:.1}]  nElo {:.1} [{:.1}, {:.1}]  LOS {:.1}%\n",
+            p.first, p.second, p.wdl[0], p.wdl[1], p.wdl[2], p.pentanomial[0], p.pentanomial[1], p.pentanomial[2],
+            p.pentanomial[3], p.pentanomial[4], p.elo[0], p.elo[1], p.elo[2], p.nelo[0], p.nelo[1], p.nelo[2], 100.0 * p.los
+        ));
+    }
+    if let Some(sp) = &s.sprt {
+        out.push_str(&format!(
+            "SPRT: LLR {:.3} [{:.3}, {:.3}] {}\n",
+            sp.llr, sp.lower, sp.upper, sp.status
+        ));
+    }
+    out
+}
+
+/// The PDN record of a finished game.
+fn pdn_record<G: Game>(cfg: &Config, slot: &Slot, f: &Finished<G>) -> PdnRecord {
+    let mut r = PdnRecord::new(G::KIND);
+    r.event = cfg.event.clone();
+    r.round = (slot.id + 1).to_string();
+    r.white = cfg.engines[slot.white].name.clone();
+    r.black = cfg.engines[slot.black].name.clone();
+    r.result = PdnResult::from_outcome(f.outcome);
+    r.fen = Some(f.record.start().to_text());
+    r.set_tag("Termination", f.reason.clone());
+    r.set_tag("Opening", (slot.opening + 1).to_string());
+    for (k, v) in cfg.adjudication.tags() {
+        r.set_tag(&k, v);
+    }
+    let mut p = *f.record.start();
+    for m in f.record.moves() {
+        r.moves.push(p.move_text(m));
+        p = p.play(m);
+    }
+    r
+}
+
+/// Training data lines: game id, position, ply, mover's score, result for White.
+fn data_lines<G: Game>(slot: &Slot, f: &Finished<G>, dedup: Option<&DashSet<u64>>) -> String {
+    let result = match f.outcome {
+        Outcome::Win(Color::White) => "1",
+        Outcome::Win(Color::Black) => "0",
+        Outcome::Draw => "0.5",
+    };
+    let mut out = String::new();
+    for (ply, pos) in f.record.positions().iter().enumerate() {
+        if let Some(seen) = dedup {
+            if !seen.insert(<G as Game>::hash(pos)) {
+                continue;
+            }
+        }
+        let score = match f.scores.get(ply).copied().flatten() {
+            Some(Score::Cp(c)) => c.to_string(),
+            Some(s) => s.internal().to_string(),
+            None => "-".to_string(),
+        };
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            slot.id,
+            pos.to_text(),
+            ply,
+            score,
+            result
+        ));
+    }
+    out
+}
+
+/// Runs the tournament; returns its summary.
+pub fn run<G: EvalSource>(cfg: &Config) -> Result<Summary, String>
+where
+    Material: Evaluator<G>,
+{
+    if cfg.engines.len() < 2 {
+        return Err("a tournament needs at least two engines".into());
+    }
+    EngineSpec::check_names(&cfg.engines).map_err(|e| e.to_string())?;
+    let openings: Vec<G> = cfg
+        .openings
+        .iter()
+        .map(|t| G::parse_position(t).map_err(|e| format!("opening '{t}': {e}")))
+        .collect::<Result<_, _>>()?;
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let slots = schedule(cfg);
+    let mut tally = Tally::new(cfg, &slots);
+
+    // Resume: the finished games are those in the PDN file.
+    let mut finished: HashSet<u64> = HashSet::new();
+    for path in [&cfg.pdn, &cfg.data].into_iter().flatten() {
+        if !cfg.resume && has_content(path) {
+            return Err(format!(
+                "{} exists: use --resume to continue that run, or name another file",
+                path.display()
+            ));
+        }
+    }
+    if cfg.resume {
+        let pdn = cfg
+            .pdn
+            .as_ref()
+            .ok_or("--resume needs the --pdn file of the run")?;
+        let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
+        for rec in recover_pdn(pdn)? {
+            let id = rec.round.parse::<u64>().ok().and_then(|r| r.checked_sub(1));
+            let slot = id.and_then(|id| by_id.get(&id)).ok_or_else(|| {
+                format!(
+                    "{}: game round '{}' is not part of this run",
+                    pdn.display(),
+                    rec.round
+                )
+            })?;
+            if rec.white != cfg.engines[slot.white].name
+                || rec.black != cfg.engines[slot.black].name
+            {
+                return Err(format!(
+                    "{}: game {} was played by other engines: resume with the same options",
+                    pdn.display(),
+                    rec.round
+                ));
+            }
+            let outcome = rec
+                .result
+                .outcome()
+                .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
+            if finished.insert(slot.id) {
+                tally.add(slot, outcome);
+            }
+        }
+        if let Some(data) = &cfg.data {
+            recover_data(data, &finished)?;
+        }
+    }
+    let pending: Vec<Slot> = slots
+        .iter()
+        .filter(|s| !finished.contains(&s.id))
+        .copied()
+        .collect();
+    let mut pdn_out = cfg.pdn.as_deref().map(AppendFile::open).transpose()?;
+    let mut data_out = cfg.data.as_deref().map(AppendFile::open).transpose()?;
+    let seen: Option<DashSet<u64>> = cfg.dedup.then(DashSet::new);
+
+    let bar = if cfg.progress {
+        let b = ProgressBar::new(slots.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b.set_position(tally.done);
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    if tally.done > 0 {
+        bar.set_message(tally.progress_message());
+    }
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<(Slot, Result<Finished<G>, String>)>();
+    let mut error: Option<String> = None;
+    let decided = std::thread::scope(|scope| {
+        for w in 0..cfg.concurrency.max(1).min(pending.len().max(1)) {
+            let tx = tx.clone();
+            let (next, stop, pending, openings) = (&next, &stop, &pending, &openings);
+            let _ = std::thread::Builder::new()
+                .name(format!("game-{w}"))
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut players: HashMap<(usize, u64), Box<dyn Player<G>>> = HashMap::new();
+                    while !stop.load(Relaxed) {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(slot) = pending.get(i) else { break };
+                        let result = play_slot(cfg, slot, openings, &mut players);
+                        if tx.send((*slot, result)).is_err() {
+                            break;
+                        }
+                    }
+                });
+        }
+        drop(tx);
+        let mut decided = None;
+        for (slot, result) in rx {
+            let f = match result {
+                Ok(f) => f,
+                Err(e) => {
+                    error.get_or_insert(e);
+                    stop.store(true, Relaxed);
+                    continue;
+                }
+            };
+            // Data first, then the record: a game is finished once its record is written.
+            let written = data_out
+                .as_mut()
+                .map_or(Ok(()), |d| d.append(&data_lines(&slot, &f, seen.as_ref())))
+                .and_then(|_| {
+                    pdn_out
+                        .as_mut()
+                        .map_or(Ok(()), |p| p.append(&pdn_record(cfg, &slot, &f).to_pdn()))
+                });
+            if let Err(e) = written {
+                error.get_or_insert(e);
+                stop.store(true, Relaxed);
+                continue;
+            }
+            tally.add(&slot, f.outcome);
+            bar.set_position(tally.done);
+            bar.set_message(tally.progress_message());
+            if let Some((llr, s)) = tally.sprt() {
+                let status = s.status(llr);
+                if status != SprtStatus::Continue && decided.is_none() {
+                    decided = Some(status);
+                    stop.store(true, Relaxed);
+                }
+            }
+        }
+        decided
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let _ = decided;
+    let summary = tally.summary();
+    if let Some(path) = &cfg.json {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+        write_atomic(path, &text)?;
+    }
+    Ok(summary)
+}
+
+/// Plays one scheduled game with this worker's players (made on first use).
+fn play_slot<G: EvalSource>(
+    cfg: &Config,
+    slot: &Slot,
+    openings: &[G],
+    players: &mut HashMap<(usize, u64), Box<dyn Player<G>>>,
+) -> Result<Finished<G>, String>
+where
+    Material: Evaluator<G>,
+{
+    for (e, side) in [(slot.white, 0u64), (slot.black, 1u64)] {
+        let spec = &cfg.engines[e];
+        // Random players are re-made per game so that each game's moves depend
+        // only on the seed and the game, not on which worker played before.
+        let key = (e, side);
+        let fresh = matches!(spec.kind, crate::spec::Kind::Random);
+        if fresh || !players.contains_key(&key) {
+            let seed = cfg.seed ^ engine::zobrist::splitmix64(slot.id * 2 + side);
+            players.insert(key, make_player::<G>(spec, seed)?);
+        }
+    }
+    let [mut w, mut b] = [
+        players.remove(&(slot.white, 0)),
+        players.remove(&(slot.black, 1)),
+    ];
+    let (Some(white), Some(black)) = (w.as_deref_mut(), b.as_deref_mut()) else {
+        return Err("internal: players missing".into());
+    };
+    let f = play_game(openings[slot.opening], [white, black], &cfg.adjudication);
+    players.insert((slot.white, 0), w.take().expect("just used"));
+    players.insert((slot.black, 1), b.take().expect("just used"));
+    Ok(f)
+}

@@ -1,0 +1,322 @@
+//! `selfplay`, `openings` and `pdn check`: the tournament harness on the command line.
+
+use anyhow::{anyhow, bail, Context, Result};
+use engine::eval::{Evaluator, Material};
+use engine::hub::EvalSource;
+use engine::{bashnya, bushka, GameKind};
+use selfplay::game::Adjudication;
+use selfplay::openings::{generate_book, parse_book, BookRecipe};
+use selfplay::spec::EngineSpec;
+use selfplay::stats::Sprt;
+use selfplay::tournament::{run, table, Config};
+use std::path::PathBuf;
+
+/// Options of `bushka selfplay`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
+    #[arg(long = "engine")]
+    pub engines: Vec<String>,
+    /// The first engine plays every other one (else round robin).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Games per pairing (rounded up to an even number: each opening is played with both colours).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub games: Option<u64>,
+    /// Games played at once (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub concurrency: Option<u64>,
+    /// Seed of the opening order and of random players.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Opening book: one position text per line (default: the built-in book of the game).
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Opening order: sequential or random (seeded).
+    #[arg(long, default_value = "random", value_parser = ["sequential", "random"])]
+    pub order: String,
+    /// Draw after this many plies.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_plies: u64,
+    /// Draw after this many plies without a capture or a man move.
+    #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub no_progress: u64,
+    /// Win adjudication: SCORE,MOVES (both engines agree for MOVES moves each that one side leads by SCORE centi-men).
+    #[arg(long)]
+    pub adjudicate_win: Option<String>,
+    /// SPRT for a two-engine match: elo0=E0,elo1=E1,alpha=A,beta=B (normalized Elo).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Game records (PDN), appended as games finish.
+    #[arg(long)]
+    pub pdn: Option<PathBuf>,
+    /// Training data, appended as games finish.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Write each position to the data file only once.
+    #[arg(long)]
+    pub dedup: bool,
+    /// Summary as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Continue the run whose --pdn (and --data) files are given.
+    #[arg(long)]
+    pub resume: bool,
+    /// The Event tag of the records.
+    #[arg(long, default_value = "bushka selfplay")]
+    pub event: String,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The built-in book of a game.
+pub fn builtin_book(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Bushka => include_str!("../../data/openings/bushka.txt"),
+        GameKind::Bashnya => include_str!("../../data/openings/bashnya.txt"),
+    }
+}
+
+fn parse_sprt(text: &str) -> Result<Sprt> {
+    let mut v = [None; 4];
+    for item in text.split(',') {
+        let (k, x) = item
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--sprt: expected key=value, got '{item}'"))?;
+        let x: f64 = x
+            .trim()
+            .parse()
+            .map_err(|_| anyhow!("--sprt: {k} must be a number, got '{x}'"))?;
+        let i = ["elo0", "elo1", "alpha", "beta"]
+            .iter()
+            .position(|n| *n == k.trim())
+            .ok_or_else(|| anyhow!("--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"))?;
+        v[i] = Some(x);
+    }
+    let need = |i: usize, n: &str| v[i].ok_or_else(|| anyhow!("--sprt needs {n}="));
+    Sprt::new(
+        need(0, "elo0")?,
+        need(1, "elo1")?,
+        need(2, "alpha")?,
+        need(3, "beta")?,
+    )
+    .map_err(|e| anyhow!("--sprt: {e}"))
+}
+
+fn parse_win(text: &str) -> Result<(i32, usize)> {
+    let (s, m) = text
+        .split_once(',')
+        .ok_or_else(|| anyhow!("--adjudicate-win: expected SCORE,MOVES"))?;
+    let s: i32 = s
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&s| s > 0)
+        .ok_or_else(|| anyhow!("--adjudicate-win: SCORE must be a positive whole number"))?;
+    let m: usize = m
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&m| m > 0)
+        .ok_or_else(|| anyhow!("--adjudicate-win: MOVES must be a positive whole number"))?;
+    Ok((s, m))
+}
+
+/// `bushka selfplay`.
+pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
+    let default_match = a.engines.is_empty();
+    let engines: Vec<EngineSpec> = if default_match {
+        vec![
+            EngineSpec::parse("name=bushka,kind=search,depth=4").expect("built-in spec"),
+            EngineSpec::parse("name=material,kind=material,depth=4").expect("built-in spec"),
+        ]
+    } else {
+        a.engines
+            .iter()
+            .map(|t| EngineSpec::parse(t).map_err(|e| anyhow!("--engine {t}: {e}")))
+            .collect::<Result<_>>()?
+    };
+    if engines.len() < 2 {
+        bail!("--engine given once: a tournament needs at least two engines");
+    }
+    let book = match &a.openings {
+        Some(p) => std::fs::read_to_string(p)
+            .with_context(|| format!("cannot read --openings {}", p.display()))?,
+        None => builtin_book(a.game).to_string(),
+    };
+    let openings: Vec<String> = book
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    let (win_score, win_moves) = match &a.adjudicate_win {
+        Some(t) => {
+            let (s, m) = parse_win(t)?;
+            (Some(s), m)
+        }
+        None => (None, 4),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cfg = Config {
+        engines,
+        gauntlet: a.gauntlet,
+        games: a.games.unwrap_or(if default_match { 40 } else { 100 }) as usize,
+        concurrency: a.concurrency.map_or(cores, |c| c as usize),
+        seed: a.seed,
+        openings,
+        random_order: a.order == "random",
+        adjudication: Adjudication {
+            max_plies: a.max_plies as usize,
+            no_progress_plies: a.no_progress as usize,
+            win_score,
+            win_moves,
+        },
+        sprt: a.sprt.as_deref().map(parse_sprt).transpose()?,
+        pdn: a.pdn.clone(),
+        data: a.data.clone(),
+        dedup: a.dedup,
+        json: a.json.clone(),
+        resume: a.resume,
+        progress: !a.quiet,
+        event: a.event.clone(),
+    };
+    if default_match {
+        println!(
+            "default match: our engine against the material-only baseline, depth 4, {} games",
+            cfg.games.div_ceil(2) * 2
+        );
+    }
+    let start = std::time::Instant::now();
+    let summary = match a.game {
+        GameKind::Bushka => run_game::<bushka::Position>(&cfg)?,
+        GameKind::Bashnya => run_game::<bashnya::Position>(&cfg)?,
+    };
+    print!("{}", table(&summary));
+    let minutes = start.elapsed().as_secs_f64() / 60.0;
+    println!("{} games in {:.1} min", summary.games, minutes);
+    Ok(())
+}
+
+fn run_game<G: EvalSource>(cfg: &Config) -> Result<selfplay::tournament::Summary>
+where
+    Material: Evaluator<G>,
+{
+    parse_book::<G>(&cfg.openings.join("\n")).map_err(anyhow::Error::msg)?;
+    run::<G>(cfg).map_err(anyhow::Error::msg)
+}
+
+/// Options of `bushka openings`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// Positions wanted.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// Fewest random plies from the start.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=200))]
+    pub min_plies: u64,
+    /// Most random plies from the start.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=200))]
+    pub max_plies: u64,
+    /// Depth of the balance check.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Largest accepted absolute score, centi-men.
+    #[arg(long, default_value_t = 60)]
+    pub max_score: i32,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `bushka openings`: random plies filtered by a short search.
+pub fn openings(a: &OpeningsArgs) -> Result<()> {
+    if a.min_plies > a.max_plies {
+        bail!(
+            "--min-plies {} is more than --max-plies {}",
+            a.min_plies,
+            a.max_plies
+        );
+    }
+    let recipe = BookRecipe {
+        count: a.count as usize,
+        min_plies: a.min_plies as usize,
+        max_plies: a.max_plies as usize,
+        depth: a.depth,
+        max_score: a.max_score,
+        seed: a.seed,
+    };
+    let lines = match a.game {
+        GameKind::Bushka => book_lines::<bushka::Position>(&recipe),
+        GameKind::Bashnya => book_lines::<bashnya::Position>(&recipe),
+    };
+    let header = format!(
+        "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with the default evaluation scores within +-{} and the position is new\n",
+        a.game.name(), a.min_plies, a.max_plies, a.seed, a.depth, a.max_score
+    );
+    let text = header + &lines.join("\n") + "\n";
+    if lines.len() < recipe.count {
+        eprintln!(
+            "only {} balanced positions found of {} wanted",
+            lines.len(),
+            recipe.count
+        );
+    }
+    match &a.out {
+        Some(p) => selfplay::output::write_atomic(p, &text).map_err(anyhow::Error::msg)?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+fn book_lines<G: EvalSource>(recipe: &BookRecipe) -> Vec<String> {
+    let eval = G::default_eval();
+    generate_book::<G, _>(recipe, &*eval)
+        .iter()
+        .map(|p| engine::Game::to_text(p))
+        .collect()
+}
+
+/// `bushka pdn check FILE`: replays every game and reports illegal moves.
+pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
+    use selfplay::pdn::{replay, PdnReader};
+    let f = std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
+    let (mut ok, mut bad) = (0u64, 0u64);
+    for (i, rec) in PdnReader::new(std::io::BufReader::new(f)).enumerate() {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                println!("game {}: {e}", i + 1);
+                bad += 1;
+                continue;
+            }
+        };
+        let kind = game.or(rec.game_kind()).unwrap_or(GameKind::Bushka);
+        let r = match kind {
+            GameKind::Bushka => replay::<bushka::Position>(&rec).map(|_| ()),
+            GameKind::Bashnya => replay::<bashnya::Position>(&rec).map(|_| ()),
+        };
+        match r {
+            Ok(()) => ok += 1,
+            Err(e) => {
+                println!("game {} (round {}): {e}", i + 1, rec.round);
+                bad += 1;
+            }
+        }
+    }
+    println!("{ok} games legal, {bad} with errors");
+    if bad > 0 {
+        bail!("{bad} game(s) in {} did not replay", file.display());
+    }
+    Ok(())
+}
