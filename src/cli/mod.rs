@@ -5,6 +5,8 @@ mod bench;
 mod play;
 mod rules;
 mod selfplay;
+mod tb;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use engine::GameKind;
@@ -87,6 +89,13 @@ enum Command {
     Pdn {
         #[command(subcommand)]
         command: PdnCommand,
+    },
+    /// Fit evaluation weights to self-play training data.
+    Tune(Box<tune::TuneArgs>),
+    /// Endgame tablebases (Bushka): build, probe, statistics.
+    Tb {
+        #[command(subcommand)]
+        command: tb::TbCommand,
     },
     /// Speak the engine protocol (Hub-style) on standard input and output; see docs/hub.md.
     Hub,
@@ -188,6 +197,8 @@ pub fn run() -> i32 {
         Command::Pdn {
             command: PdnCommand::Check { file, game },
         } => selfplay::pdn_check(&file, game),
+        Command::Tune(args) => tune::tune(&args),
+        Command::Tb { command } => tb::tb(&command),
         Command::Hub => {
             let out: engine::hub::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
