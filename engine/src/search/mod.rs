@@ -66,6 +66,23 @@ impl std::fmt::Display for Score {
     }
 }
 
+/// The exact value of a position for the side to move, from an oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// The side to move wins; the opponent has no move after this many plies.
+    Win(u32),
+    /// The side to move loses after this many plies.
+    Loss(u32),
+    /// Neither side can force the end of the game.
+    Draw,
+}
+
+/// Something that knows some positions exactly (endgame tables).
+pub trait Oracle<G>: Send + Sync {
+    /// The exact value of `pos`, when it is known.
+    fn probe(&self, pos: &G) -> Option<Exact>;
+}
+
 /// One completed iteration, as reported while searching.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info<M> {
@@ -141,11 +158,12 @@ struct Completed<M> {
 }
 
 /// State shared by the threads of one search.
-struct Shared<'a, M> {
+struct Shared<'a, G: Game> {
     tt: &'a Table,
+    oracle: Option<&'a dyn Oracle<G>>,
     stop: &'a AtomicBool,
     nodes: AtomicU64,
-    best: Mutex<Option<Completed<M>>>,
+    best: Mutex<Option<Completed<G::Move>>>,
     start: Instant,
     limits: Limits,
     hard: Option<Duration>,
@@ -154,9 +172,9 @@ struct Shared<'a, M> {
     single: bool,
 }
 
-impl<M: Clone> Shared<'_, M> {
+impl<G: Game> Shared<'_, G> {
     /// Records an iteration if it is the deepest so far; returns the deepest.
-    fn complete(&self, c: Completed<M>) -> Completed<M> {
+    fn complete(&self, c: Completed<G::Move>) -> Completed<G::Move> {
         let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
         if best.as_ref().is_none_or(|b| c.depth > b.depth) {
             *best = Some(c);
@@ -168,6 +186,7 @@ impl<M: Clone> Shared<'_, M> {
 /// A search engine: its table and settings, kept between moves of a game.
 pub struct Engine<G: Game> {
     tt: Table,
+    oracle: Option<Arc<dyn Oracle<G>>>,
     stop: Arc<AtomicBool>,
     threads: usize,
     _game: std::marker::PhantomData<G>,
@@ -178,10 +197,16 @@ impl<G: Game> Engine<G> {
     pub fn new(hash_mib: usize, threads: usize) -> Self {
         Engine {
             tt: Table::new(hash_mib),
+            oracle: None,
             stop: Arc::new(AtomicBool::new(false)),
             threads: threads.max(1),
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// Positions the oracle knows are scored by it instead of searched.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) {
+        self.oracle = oracle;
     }
 
     /// Replaces the table by one of `mib` MiB.
@@ -222,6 +247,7 @@ impl<G: Game> Engine<G> {
         let deadlines = input.limits.deadlines();
         let shared = Shared {
             tt: &self.tt,
+            oracle: self.oracle.as_deref(),
             stop: &self.stop,
             nodes: AtomicU64::new(0),
             best: Mutex::new(None),

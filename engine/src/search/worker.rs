@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening and the recursive search.
 
 use super::ordering::Ordering;
-use super::{Completed, Info, Score, SearchInput, Shared, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{Completed, Exact, Info, Score, SearchInput, Shared, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::movelist::MoveList;
@@ -16,7 +16,7 @@ const ASPIRATION: i32 = 40;
 /// A search thread's own state.
 pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     id: usize,
-    shared: &'a Shared<'a, G::Move>,
+    shared: &'a Shared<'a, G>,
     eval: &'a E,
     root: G,
     /// Hashes of the game so far and the current search path.
@@ -58,7 +58,7 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     pub(super) fn new(
         id: usize,
-        shared: &'a Shared<'a, G::Move>,
+        shared: &'a Shared<'a, G>,
         eval: &'a E,
         input: &SearchInput<G>,
     ) -> Self {
@@ -251,6 +251,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         if ply > 0 {
             if self.repeated() {
                 return 0;
+            }
+            if let Some(exact) = self.shared.oracle.and_then(|o| o.probe(pos)) {
+                return match exact {
+                    Exact::Win(d) => MATE - ply as i32 - d as i32,
+                    Exact::Loss(d) => -MATE + ply as i32 + d as i32,
+                    Exact::Draw => 0,
+                };
             }
             // No score can beat a win found already nearer the root.
             let (a, b) = (
