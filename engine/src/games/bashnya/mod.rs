@@ -70,9 +70,7 @@ impl Game for Position {
 
     #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
-        let mut next = *self;
-        next.apply(mv);
-        next
+        self.after(mv)
     }
 
     fn hash(&self) -> u64 {
