@@ -30,7 +30,12 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     seldepth: usize,
     completed: u32,
     stopped: bool,
+    /// Direct-mapped cache of static evaluations: quiet leaves transpose often.
+    eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of the per-thread evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 
 /// Win and loss scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -79,6 +84,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             seldepth: 0,
             completed: 0,
             stopped: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         };
         let root_rev = w.path.len();
         w.reversible.push(root_rev);
@@ -219,6 +225,20 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         self.stopped
     }
 
+    /// The static evaluation, from the cache when this position was scored before.
+    #[inline]
+    fn evaluate(&mut self, pos: &G, key: u64) -> i32 {
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
+        // The key's low bits chose the slot; the whole key (made non-zero) checks it.
+        let tag = key | 1;
+        if slot.0 == tag {
+            return slot.1;
+        }
+        let v = self.eval.evaluate(pos);
+        *slot = (tag, v);
+        v
+    }
+
     /// True when the current hash repeats an earlier position of the game or path.
     #[inline]
     fn repeated(&self) -> bool {
@@ -273,7 +293,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             match pos.count_if_quiet() {
                 Some(0) => return -MATE + ply as i32,
-                Some(_) => return self.eval.evaluate(pos),
+                Some(_) => return self.evaluate(pos, key),
                 None => {}
             }
         }
