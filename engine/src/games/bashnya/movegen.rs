@@ -98,10 +98,10 @@ impl Jumps {
         // Every direction but `3 - d` (the way back), for each d.
         let onward = [low | f[2], low | f[3], f[0] | high, f[1] | high];
         let mut longer = 0;
-        for d in 0..4 {
+        for (d, (&men, &ahead)) in self.men.iter().zip(&onward).enumerate() {
             let back = 3 - d;
-            let landings = shift(shift(self.men[d], d), d);
-            let stop = landings & (onward[d] | far);
+            let landings = shift(shift(men, d), d);
+            let stop = landings & (ahead | far);
             longer |= shift(shift(stop, back), back);
         }
         capturing & !longer
