@@ -156,6 +156,10 @@ fn parse_score(s: &str) -> Option<Score> {
 }
 
 impl<G: Game> Player<G> for ExternalPlayer<G> {
+    fn is_alive(&self) -> bool {
+        self.dead.is_none()
+    }
+
     fn new_game(&mut self) {
         if self.send("new-game").is_err() {
             self.dead = Some("cannot write to engine".into());

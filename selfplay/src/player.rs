@@ -46,6 +46,10 @@ impl std::fmt::Display for Forfeit {
 pub trait Player<G: Game>: Send {
     /// Prepares for a new game.
     fn new_game(&mut self) {}
+    /// False once the player can play no more (a crashed program): it is then restarted.
+    fn is_alive(&self) -> bool {
+        true
+    }
     /// Chooses a move in the current position of `game` (which has legal moves).
     fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit>;
 }

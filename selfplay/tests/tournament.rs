@@ -1,0 +1,162 @@
+//! Tournaments in process: results add up, baselines behave, records replay.
+
+use engine::{bashnya, bushka, Game, Outcome};
+use selfplay::game::{play_game, Adjudication};
+use selfplay::openings::{generate_book, BookRecipe};
+use selfplay::pdn::{replay, PdnReader};
+use selfplay::player::{make_player, RandomPlayer};
+use selfplay::spec::EngineSpec;
+use selfplay::tournament::{run, Config};
+
+fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
+    Config {
+        engines: engines
+            .iter()
+            .map(|e| EngineSpec::parse(e).unwrap())
+            .collect(),
+        gauntlet: false,
+        games,
+        concurrency: 2,
+        seed: 7,
+        openings,
+        random_order: true,
+        adjudication: Adjudication::default(),
+        sprt: None,
+        pdn: None,
+        data: None,
+        dedup: false,
+        json: None,
+        resume: false,
+        progress: false,
+        event: "test".into(),
+    }
+}
+
+fn starts<G: Game>() -> Vec<String> {
+    vec![G::start().to_text()]
+}
+
+#[test]
+fn a_short_match_adds_up_and_its_records_replay() {
+    let dir = std::env::temp_dir().join(format!("bushka-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn = dir.join("m.pdn");
+    let data = dir.join("m.data");
+    let json = dir.join("m.json");
+    let _ = std::fs::remove_file(&pdn);
+    let _ = std::fs::remove_file(&data);
+    let book = generate_book::<bushka::Position, _>(
+        &BookRecipe {
+            count: 4,
+            min_plies: 2,
+            max_plies: 4,
+            depth: 2,
+            max_score: 200,
+            seed: 3,
+        },
+        &engine::eval::Material::default(),
+    );
+    let mut cfg = config(
+        &["name=a,depth=2", "name=b,kind=material,depth=2"],
+        8,
+        book.iter().map(|p| p.to_text()).collect(),
+    );
+    cfg.pdn = Some(pdn.clone());
+    cfg.data = Some(data.clone());
+    cfg.json = Some(json.clone());
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert_eq!(s.games, 8);
+    let a = &s.engines[0];
+    assert_eq!(a.wins + a.draws + a.losses, 8);
+    assert_eq!((a.wins, a.losses), (s.engines[1].losses, s.engines[1].wins));
+    assert_eq!(s.pairings[0].pentanomial.iter().sum::<u64>(), 4);
+    let games: Vec<_> = PdnReader::new(std::io::BufReader::new(std::fs::File::open(&pdn).unwrap()))
+        .map(|g| g.unwrap())
+        .collect();
+    assert_eq!(games.len(), 8);
+    let mut rounds: Vec<u64> = games.iter().map(|g| g.round.parse().unwrap()).collect();
+    rounds.sort();
+    assert_eq!(rounds, (1..=8).collect::<Vec<_>>());
+    for g in &games {
+        let r = replay::<bushka::Position>(g).unwrap_or_else(|e| panic!("round {}: {e}", g.round));
+        assert_eq!(r.moves.len(), g.moves.len());
+        assert!(g.tag("Termination").is_some() && g.tag("MaxPlies") == Some("300"));
+    }
+    // One data line per position of every game, each with the game's result.
+    let text = std::fs::read_to_string(&data).unwrap();
+    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
+    assert_eq!(text.lines().count(), positions);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["games"], 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The engine at a few plies against the random player, 100 games.
+fn beats_random<G: engine::hub::EvalSource>() -> f64
+where
+    engine::eval::Material: engine::eval::Evaluator<G>,
+{
+    let cfg = config(
+        &["name=engine,depth=3", "name=random,kind=random"],
+        100,
+        starts::<G>(),
+    );
+    let s = run::<G>(&cfg).unwrap();
+    let e = &s.engines[0];
+    assert_eq!(e.wins + e.draws + e.losses, 100);
+    e.score
+}
+
+#[test]
+fn the_engine_crushes_random_play_in_bushka() {
+    let score = beats_random::<bushka::Position>();
+    assert!(score >= 0.99, "{score}");
+}
+
+#[test]
+fn the_engine_crushes_random_play_in_bashnya() {
+    let score = beats_random::<bashnya::Position>();
+    assert!(score >= 0.99, "{score}");
+}
+
+#[test]
+fn random_players_are_reproducible_and_adjudication_ends_games() {
+    let adj = Adjudication {
+        max_plies: 30,
+        ..Adjudication::default()
+    };
+    let play = |seed| {
+        let (mut w, mut b) = (RandomPlayer::new(seed), RandomPlayer::new(seed + 1));
+        play_game(bushka::Position::start(), [&mut w, &mut b], &adj)
+    };
+    let (x, y) = (play(5), play(5));
+    assert_eq!(x.record.moves(), y.record.moves());
+    assert!(x.record.len() <= 30);
+    if x.record.len() == 30 {
+        assert_eq!(x.outcome, Outcome::Draw);
+        assert!(x.reason.contains("30 plies"));
+    }
+}
+
+#[test]
+fn bad_configurations_are_refused() {
+    let mut cfg = config(&["name=a", "name=a"], 2, starts::<bushka::Position>());
+    assert!(run::<bushka::Position>(&cfg)
+        .unwrap_err()
+        .contains("two engines are named"));
+    cfg = config(&["name=a", "name=b"], 2, vec!["W:Wz9:B".into()]);
+    assert!(run::<bushka::Position>(&cfg).is_err());
+    cfg = config(&["name=a"], 2, starts::<bushka::Position>());
+    assert!(run::<bushka::Position>(&cfg).is_err());
+    assert!(make_player::<bushka::Position>(
+        &EngineSpec::parse("name=x,weights=/nonexistent.json").unwrap(),
+        1
+    )
+    .is_err());
+    assert!(make_player::<bushka::Position>(
+        &EngineSpec::parse("name=x,cmd=/nonexistent/engine").unwrap(),
+        1
+    )
+    .is_err());
+}

@@ -1,0 +1,206 @@
+//! `bushka selfplay` as a user runs it: files, resume after a kill, external engines.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_bushka")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bushka-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = Command::new(bin()).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Games of a PDN file by round: (white, black, result, moves).
+fn games(pdn: &Path) -> std::collections::BTreeMap<u64, String> {
+    let text = std::fs::read_to_string(pdn).unwrap();
+    let mut out = std::collections::BTreeMap::new();
+    for block in text.split("[Event ").skip(1) {
+        let round: u64 = block
+            .split("[Round \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            out.insert(round, block.to_string()).is_none(),
+            "round {round} twice"
+        );
+    }
+    out
+}
+
+const MATCH: [&str; 10] = [
+    "selfplay",
+    "--engine",
+    "name=a,depth=3",
+    "--engine",
+    "name=b,kind=material,depth=3",
+    "--games",
+    "24",
+    "--seed",
+    "5",
+    "--quiet",
+];
+
+#[test]
+fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
+    let dir = temp_dir("resume");
+    let (full_pdn, full_data) = (dir.join("full.pdn"), dir.join("full.data"));
+    let mut args: Vec<String> = MATCH.iter().map(|s| s.to_string()).collect();
+    args.extend(["--concurrency", "1", "--pdn"].map(String::from));
+    let with_files = |pdn: &Path, data: &Path| {
+        let mut a = args.clone();
+        a.push(pdn.display().to_string());
+        a.push("--data".into());
+        a.push(data.display().to_string());
+        a
+    };
+    let full: Vec<String> = with_files(&full_pdn, &full_data);
+    run_ok(&full.iter().map(String::as_str).collect::<Vec<_>>());
+    let reference = games(&full_pdn);
+    assert_eq!(reference.len(), 24);
+
+    // The same run, killed once a few games are written...
+    let (pdn, data) = (dir.join("cut.pdn"), dir.join("cut.data"));
+    let cut = with_files(&pdn, &data);
+    let mut child = Command::new(bin())
+        .args(&cut)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while games_written(&pdn) < 5 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let written = games(&pdn).len();
+    assert!(written >= 5 && written < 24, "killed after {written} games");
+    // ...with half a game record and half a data line left behind by the kill.
+    let mut f = std::fs::OpenOptions::new().append(true).open(&pdn).unwrap();
+    std::io::Write::write_all(
+        &mut f,
+        b"[Event \"bushka selfplay\"]\n[Round \"99\"]\n\n1. e23 b",
+    )
+    .unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&data)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"23\tW:We1:B").unwrap();
+
+    // Refused without --resume, then resumed.
+    let o = Command::new(bin()).args(&cut).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    let mut resume = cut.clone();
+    resume.push("--resume".into());
+    let out = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.contains("24 games"), "{out}");
+
+    // Every game once, the same games as the uninterrupted run (depth limits replay exactly).
+    assert_eq!(games(&pdn), reference);
+    let lines = |p: &Path| {
+        let mut v: Vec<String> = std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(lines(&data), lines(&full_data));
+    run_ok(&["pdn", "check", pdn.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn games_written(pdn: &Path) -> usize {
+    std::fs::read_to_string(pdn)
+        .map_or(0, |t| {
+            t.matches("\n\n[Event").count() + t.starts_with("[Event") as usize
+        })
+        .saturating_sub(1)
+}
+
+#[test]
+fn the_default_match_needs_nothing_prepared() {
+    let out = run_ok(&["selfplay", "--games", "4", "--quiet"]);
+    assert!(out.contains("default match"), "{out}");
+    assert!(out.contains("4 games"), "{out}");
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    p.display().to_string()
+}
+
+#[test]
+fn external_engines_play_and_misbehaving_ones_forfeit() {
+    let dir = temp_dir("external");
+    // Our own binary through the protocol: two builds of the program can meet.
+    let ext = format!("name=ext,cmd=\"{} hub\",depth=2", bin());
+    let out = run_ok(&[
+        "selfplay",
+        "--engine",
+        &ext,
+        "--engine",
+        "name=int,depth=2",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.contains("ext") && out.contains("2 games"), "{out}");
+
+    // A program that greets, then crashes, sends nonsense, or says nothing.
+    let greet = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) ACT;; quit) exit 0;; esac; done\n";
+    for (name, act, reason) in [
+        ("crash", "exit 3", "engine failure"),
+        ("illegal", "echo 'done move=a1'", "illegal move a1"),
+        ("silent", "sleep 30", "time forfeit"),
+    ] {
+        let path = script(&dir, name, &greet.replace("ACT", act));
+        let spec = format!("name={name},cmd={path},movetime=50");
+        let pdn = dir.join(format!("{name}.pdn"));
+        let out = run_ok(&[
+            "selfplay",
+            "--engine",
+            &spec,
+            "--engine",
+            "name=int,depth=1",
+            "--games",
+            "2",
+            "--quiet",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        assert!(out.contains("2 games"), "{out}");
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        assert_eq!(text.matches(reason).count(), 2, "{name}: {text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
