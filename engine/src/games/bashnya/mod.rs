@@ -30,6 +30,7 @@
 
 mod captures;
 pub mod column;
+pub mod diagram;
 pub mod geometry;
 mod movegen;
 mod moves;
@@ -75,6 +76,10 @@ impl Game for Position {
 
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    fn diagram(&self) -> String {
+        diagram::diagram(self)
     }
 
     fn must_capture(&self) -> bool {
