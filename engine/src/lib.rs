@@ -11,6 +11,7 @@ pub mod movelist;
 pub mod perft;
 pub mod record;
 pub mod search;
+pub mod tb;
 pub mod tt;
 pub mod zobrist;
 

@@ -1,15 +1,142 @@
-//! `tb`: endgame tablebases for Bushka (issue 8, in progress).
+//! `tb`: endgame tablebases for Bushka: build, probe, statistics.
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
+use engine::bushka::Position;
+use engine::search::Exact;
+use engine::tb::{BuildOptions, Material, Tablebase, DEFAULT_DIR};
+use engine::{Color, Game};
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// The tablebase commands.
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum TbCommand {
-    /// Build the tables.
-    Build,
+    /// Build (or reuse) every table with at most N pieces.
+    Build {
+        /// Most pieces on the board, both sides together (2 to 5).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=5))]
+        pieces: u8,
+        /// Folder of the table files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// The exact value of a position and its best move.
+    Probe {
+        /// A position text (RULES.md 1.8).
+        #[arg(long)]
+        position: String,
+        /// Folder of the table files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+    /// Wins, draws, losses and the longest result of one material.
+    Stats {
+        /// The material: White's pieces v Black's, K a king, M a man (KKKvK).
+        #[arg(long)]
+        material: String,
+        /// Folder of the table files.
+        #[arg(long, default_value = DEFAULT_DIR)]
+        dir: PathBuf,
+    },
 }
 
 /// `bushka tb ...`.
-pub fn tb(_cmd: &TbCommand) -> Result<()> {
-    bail!("tablebases are not built yet")
+pub fn tb(cmd: &TbCommand) -> Result<()> {
+    match cmd {
+        TbCommand::Build { pieces, dir } => build(*pieces, dir),
+        TbCommand::Probe { position, dir } => probe(position, dir),
+        TbCommand::Stats { material, dir } => stats(material, dir),
+    }
+}
+
+/// `tb build`: one line per material, then a summary per piece count.
+fn build(pieces: u8, dir: &std::path::Path) -> Result<()> {
+    let start = Instant::now();
+    let opts = BuildOptions {
+        pieces,
+        dir: dir.to_path_buf(),
+        progress: true,
+    };
+    let (_, reports) = engine::tb::build(&opts).map_err(|e| anyhow!("{e}"))?;
+    let mut per_count = std::collections::BTreeMap::<u8, (u64, u64, f64, u32)>::new();
+    for r in &reports {
+        println!(
+            "material {} positions {} bytes {} seconds {:.1} longest {}{}",
+            r.material,
+            r.positions,
+            r.bytes,
+            r.seconds,
+            r.longest,
+            if r.reused { " reused" } else { "" }
+        );
+        let e = per_count.entry(r.material.total()).or_default();
+        e.0 += r.positions;
+        e.1 += r.bytes;
+        e.2 += r.seconds;
+        e.3 += 1;
+    }
+    for (n, (positions, bytes, seconds, count)) in per_count {
+        println!(
+            "pieces {n} materials {count} positions {positions} bytes {bytes} seconds {seconds:.1}"
+        );
+    }
+    println!(
+        "built {} in {:.1}s",
+        dir.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `tb probe`: the value, then the best move when there is one.
+fn probe(text: &str, dir: &std::path::Path) -> Result<()> {
+    let pos = Position::parse_position(text).map_err(|e| anyhow!("{e}"))?;
+    let tb = Tablebase::open(dir).map_err(|e| anyhow!("{e}"))?;
+    let mat = Material::of(&pos);
+    let both_sides = pos.pieces(Color::White) != 0 && pos.pieces(Color::Black) != 0;
+    if both_sides && tb.table(mat).is_none() {
+        bail!(
+            "position outside the built tables: no {mat} table in {} (its tables go up to {} pieces)",
+            dir.display(),
+            tb.max_pieces()
+        );
+    }
+    let (value, best) = tb.best_move(&pos).map_err(|e| anyhow!("{e}"))?;
+    match value {
+        Exact::Win(d) => println!("value win {d}"),
+        Exact::Loss(d) => println!("value loss {d}"),
+        Exact::Draw => println!("value draw"),
+    }
+    if let Some(mv) = best {
+        println!("bestmove {}", pos.move_text(&mv));
+    }
+    Ok(())
+}
+
+/// `tb stats`: one line per side to move.
+fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
+    let mat = Material::parse(text).map_err(|e| anyhow!("{e}"))?;
+    let path = dir.join(mat.file_name());
+    if !path.exists() {
+        bail!(
+            "no table for {mat} in {} (run `bushka tb build --pieces {}`)",
+            dir.display(),
+            mat.total()
+        );
+    }
+    let table = engine::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
+    for side in [Color::White, Color::Black] {
+        let s = table.stats(side);
+        println!(
+            "{mat} {} positions {} wins {} draws {} losses {} longest {} example {}",
+            side.name(),
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest,
+            s.example.map(|p| p.to_text()).unwrap_or_default()
+        );
+    }
+    Ok(())
 }

@@ -1,0 +1,99 @@
+//! The table file: a header, one byte per position for each side to move,
+//! and a checksum; written to a temporary name and renamed into place.
+
+use super::material::Material;
+use super::TbError;
+use std::io::Write;
+use std::path::Path;
+
+/// The first bytes of every table file.
+const MAGIC: &[u8; 8] = b"BUSHKATB";
+/// The format version.
+const VERSION: u32 = 1;
+/// Header length: magic, version, material, positions per side.
+pub const HEADER: usize = 8 + 4 + 4 + 8;
+
+/// A 64-bit checksum of the data bytes (catches truncation and bit rot).
+pub fn checksum(data: &[u8]) -> u64 {
+    let mut h = 0x9E37_79B9_7F4A_7C15u64 ^ data.len() as u64;
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        h = (h.rotate_left(23) ^ w).wrapping_mul(0x0100_0000_01B3_0001);
+    }
+    for &b in chunks.remainder() {
+        h = (h.rotate_left(23) ^ b as u64).wrapping_mul(0x0100_0000_01B3_0001);
+    }
+    h ^ (h >> 29)
+}
+
+/// Writes a table atomically: a temporary file in the same folder, then a rename.
+pub fn write(path: &Path, mat: Material, per_side: u64, data: &[u8]) -> Result<(), TbError> {
+    let io = |e: std::io::Error| TbError::Io(path.display().to_string(), e.to_string());
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        f.write_all(MAGIC)?;
+        f.write_all(&VERSION.to_le_bytes())?;
+        f.write_all(&[mat.kings[0], mat.men[0], mat.kings[1], mat.men[1]])?;
+        f.write_all(&per_side.to_le_bytes())?;
+        f.write_all(data)?;
+        f.write_all(&checksum(data).to_le_bytes())?;
+        let f = f.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
+}
+
+/// Reads and checks a table file; returns its material, positions per side
+/// and the whole file (data from [`HEADER`]).
+pub fn read(path: &Path) -> Result<(Material, u64, Vec<u8>), TbError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| TbError::Io(name.clone(), e.to_string()))?;
+    let corrupt = |why: &str| TbError::Corrupt(name.clone(), why.to_string());
+    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+        return Err(corrupt("not a Bushka table file"));
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version != VERSION {
+        return Err(corrupt(&format!(
+            "format version {version}, expected {VERSION}"
+        )));
+    }
+    let mat = Material::new(bytes[12], bytes[13], bytes[14], bytes[15]);
+    if !mat.in_range() {
+        return Err(corrupt("material out of range"));
+    }
+    let mut n = [0u8; 8];
+    n.copy_from_slice(&bytes[16..24]);
+    let per_side = u64::from_le_bytes(n);
+    let expected = super::index::Indexer::new(mat).size();
+    if per_side != expected {
+        return Err(corrupt(&format!(
+            "{per_side} positions per side, {mat} has {expected}"
+        )));
+    }
+    let len = per_side
+        .checked_mul(2)
+        .and_then(|d| usize::try_from(d).ok())
+        .and_then(|d| d.checked_add(HEADER + 8))
+        .ok_or_else(|| corrupt("size overflows"))?;
+    if bytes.len() != len {
+        return Err(corrupt(&format!(
+            "{} bytes, expected {len} (truncated or padded)",
+            bytes.len()
+        )));
+    }
+    let data = &bytes[HEADER..len - 8];
+    let mut c = [0u8; 8];
+    c.copy_from_slice(&bytes[len - 8..]);
+    if checksum(data) != u64::from_le_bytes(c) {
+        return Err(corrupt("checksum mismatch"));
+    }
+    Ok((mat, per_side, bytes))
+}

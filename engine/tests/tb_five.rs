@@ -1,0 +1,46 @@
+//! Cost of one five-piece material (KKKvKK, 42 million positions), to
+//! estimate what the whole five-piece set costs. Ignored by default: it
+//! needs (and builds or reuses) the four-piece tables in `BUSHKA_TB_DIR` or
+//! else the workspace's `data/tb/`.
+
+use engine::tb::{build_materials, BuildOptions, Material};
+use std::path::PathBuf;
+
+#[test]
+#[ignore = "builds a 42-million-position table (minutes)"]
+fn five_piece_kings_table_cost() {
+    let dir = std::env::var_os("BUSHKA_TB_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"));
+    let opts = BuildOptions {
+        pieces: 5,
+        dir,
+        progress: true,
+    };
+    let mut list = Material::all_up_to(4);
+    list.push(Material::parse("KKKvKK").unwrap());
+    let (tb, reports) = build_materials(&opts, &list).expect("build");
+    let r = reports.last().unwrap();
+    eprintln!(
+        "{}: {} positions, {} bytes, {:.1} s, longest {}{}",
+        r.material,
+        r.positions,
+        r.bytes,
+        r.seconds,
+        r.longest,
+        if r.reused { " (reused)" } else { "" }
+    );
+    let t = tb.table(r.material).unwrap();
+    for side in [engine::Color::White, engine::Color::Black] {
+        let s = t.stats(side);
+        eprintln!(
+            "{} {} wins {} draws {} losses {} longest {}",
+            r.material,
+            side.name(),
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest
+        );
+    }
+}
