@@ -148,3 +148,29 @@ fn play_takes_moves_and_reports_mistakes() {
     assert!(text.contains("black wins (white resigns)"), "{text}");
     assert!(text.contains("we1"), "the board shows coordinates: {text}");
 }
+
+#[test]
+fn bashnya_rejump_reproduces_the_reference_reading() {
+    // RULES.md 2.3 forbids jumping straight back over the column just jumped;
+    // the reference perft file was made by a generator that allows it.
+    let p = "W:b2=w,f2=Bbwwwww,g3=w,h4=bbbbbbbbww,b6=b,h6=bwwW";
+    let last = |extra: &[&str]| {
+        let mut a = vec![
+            "perft",
+            "--game",
+            "bashnya",
+            "--position",
+            p,
+            "--depth",
+            "2",
+        ];
+        a.extend_from_slice(extra);
+        stdout(&bushka(&a)).lines().last().unwrap().to_string()
+    };
+    assert_eq!(last(&[]), "nodes 5");
+    assert_eq!(last(&["--bashnya-rejump"]), "nodes 3");
+    refused(
+        &["perft", "--depth", "1", "--bashnya-rejump"],
+        "bashnya only",
+    );
+}

@@ -15,6 +15,19 @@ pub fn read_position<G: Game>(text: &str) -> Result<G> {
     }
 }
 
+/// `--position` with the options that adjust it (`--bashnya-rejump`).
+pub fn position_of<G: Game>(args: &PositionArgs) -> Result<G> {
+    let mut pos: G = read_position(&args.position)?;
+    if args.bashnya_rejump {
+        let any: &mut dyn std::any::Any = &mut pos;
+        let Some(b) = any.downcast_mut::<bashnya::Position>() else {
+            bail!("--bashnya-rejump is for --game bashnya only");
+        };
+        *b = b.with_rules(bashnya::Rules::ImmediateRejump);
+    }
+    Ok(pos)
+}
+
 /// Calls `$f::<G>` with the game chosen at run time.
 macro_rules! with_game {
     ($kind:expr, $f:ident ( $($arg:expr),* )) => {
@@ -27,11 +40,11 @@ macro_rules! with_game {
 
 /// `bushka moves`.
 pub fn moves(args: &PositionArgs) -> Result<()> {
-    with_game!(args.game, moves_of(&args.position))
+    with_game!(args.game, moves_of(args))
 }
 
-fn moves_of<G: Game>(position: &str) -> Result<()> {
-    let pos: G = read_position(position)?;
+fn moves_of<G: Game>(args: &PositionArgs) -> Result<()> {
+    let pos: G = position_of(args)?;
     let mut list = MoveList::new();
     pos.generate(&mut list);
     let mut out = std::io::stdout().lock();
@@ -48,15 +61,15 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    pool.install(|| with_game!(args.game, perft_of(&args.position, depth, divide)))
+    pool.install(|| with_game!(args.game, perft_of(args, depth, divide)))
 }
 
 fn num_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn perft_of<G: Game>(position: &str, depth: u32, divide: bool) -> Result<()> {
-    let pos: G = read_position(position)?;
+fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()> {
+    let pos: G = position_of(args)?;
     if divide && depth == 0 {
         bail!("--divide needs --depth 1 or more");
     }

@@ -1,16 +1,154 @@
-//! `tune`: fit evaluation weights to self-play data (issue 7, in progress).
+//! `tune`: fit evaluation weights to self-play training data (Texel-style).
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
+use engine::eval::{Features, Weights};
+use engine::GameKind;
+use std::path::{Path, PathBuf};
+use tuner::{TuneConfig, TuneOutcome};
 
 /// Options of `bushka tune`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TuneArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
-    pub game: engine::GameKind,
+    pub game: GameKind,
+    /// Training data written by `bushka selfplay --data` (one or more files).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The tuned weights file (written atomically); the loss curve goes beside
+    /// it as OUT.loss.csv and OUT.loss.png (extension replaced).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub epochs: u64,
+    /// Adam step size, in centi-men.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Weight of the search score in the target: 0 = game result only, 1 = score only.
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f64,
+    /// Sigmoid scale per man of evaluation (default: fitted to the initial weights).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Share of the positions held out for validation (chosen by hash).
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Initial weights file (default: the compiled-in weights of the game).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Positions per Adam step; 0 for the full training set.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// The loss plot (default: OUT.loss.png).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `bushka tune`.
-pub fn tune(_args: &TuneArgs) -> Result<()> {
-    bail!("the tuner is not built yet")
+pub fn tune(args: &TuneArgs) -> Result<()> {
+    match args.game {
+        GameKind::Bushka => run::<engine::bushka::Position>(args),
+        GameKind::Bashnya => run::<engine::bashnya::Position>(args),
+    }
+}
+
+/// A file beside `out` with its extension replaced by `ext`.
+fn beside(out: &Path, ext: &str) -> PathBuf {
+    out.with_extension(ext)
+}
+
+/// Loads, tunes and writes for one game.
+fn run<G: Features>(args: &TuneArgs) -> Result<()> {
+    if !(0.0..1.0).contains(&args.validation) {
+        anyhow::bail!(
+            "--validation {}: expected a fraction in [0, 1)",
+            args.validation
+        );
+    }
+    let init = match &args.init {
+        Some(p) => Weights::load(G::KIND, p)?,
+        None => Weights::default_for(G::KIND),
+    };
+    let clock = std::time::Instant::now();
+    let mut loaded = tuner::load_files::<G>(&args.data, args.validation)?;
+    let r = &loaded.report;
+    for b in &r.bad_examples {
+        eprintln!("warning: skipped {b}");
+    }
+    if r.bad > r.bad_examples.len() as u64 {
+        eprintln!(
+            "warning: ... and {} more bad lines",
+            r.bad - r.bad_examples.len() as u64
+        );
+    }
+    println!(
+        "data: {} lines, {} bad (skipped), {} with a capture pending (skipped), {} terminal, \
+         {} duplicates merged; {} training and {} validation positions ({:.1} s)",
+        r.lines,
+        r.bad,
+        r.non_quiet,
+        r.terminal,
+        r.duplicates,
+        r.train,
+        r.validation,
+        clock.elapsed().as_secs_f64()
+    );
+    let cfg = TuneConfig {
+        epochs: args.epochs as usize,
+        lr: args.lr,
+        batch: args.batch,
+        lambda: args.lambda,
+        k: args.k,
+        progress: !args.quiet,
+    };
+    let outcome = tuner::tune(&mut loaded, &init, &cfg)?;
+    report(&outcome, &loaded);
+    write_outputs(args, &outcome)
+}
+
+/// Prints K, the losses and the exercised weights.
+fn report(o: &TuneOutcome, loaded: &tuner::Loaded) {
+    let how = if o.k_fitted { "fitted" } else { "given" };
+    println!("k = {:.4} ({how})", o.k);
+    let (first, last) = (o.curve.first(), o.curve.last());
+    if let (Some(a), Some(b)) = (first, last) {
+        println!(
+            "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+            a.train, b.train, a.validation, b.validation
+        );
+    }
+    println!(
+        "{} epochs in {:.1} s ({:.0} ms each over {} positions); weights of epoch {} kept; \
+         {} of {} weights exercised by the data",
+        o.curve.len().saturating_sub(1),
+        o.seconds,
+        1000.0 * o.seconds / o.curve.len().saturating_sub(1).max(1) as f64,
+        loaded.train.len(),
+        o.best_epoch,
+        o.exercised,
+        2 * loaded.train.feature_count()
+    );
+}
+
+/// Writes the weights file, the loss CSV and the plot.
+fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
+    o.weights.save(&args.out)?;
+    let csv = beside(&args.out, "loss.csv");
+    tuner::plot::write_atomic(&csv, &tuner::plot::curve_csv(&o.curve))?;
+    let png = args
+        .plot
+        .clone()
+        .unwrap_or_else(|| beside(&args.out, "loss.png"));
+    tuner::plot::draw_png(&o.curve, &png).context("drawing the loss plot")?;
+    println!(
+        "wrote {}, {}, {}",
+        args.out.display(),
+        csv.display(),
+        png.display()
+    );
+    Ok(())
 }
