@@ -231,14 +231,15 @@ fn men_endings_match_the_solver() {
 /// a drawing move and no winning one.
 #[test]
 fn every_value_is_consistent_with_its_moves() {
+    use rayon::prelude::*;
     let (_, tb) = small();
-    let mut list = MoveList::new();
     for mat in Material::all_up_to(3) {
         let ix = Indexer::new(mat);
         for side in [Color::White, Color::Black] {
-            for i in 0..ix.size() {
+            (0..ix.size()).into_par_iter().for_each(|i| {
                 let p = ix.position(i, side).unwrap();
                 let v = tb.value(&p).unwrap();
+                let mut list = MoveList::new();
                 p.generate(&mut list);
                 let kids: Vec<Exact> = list.iter().map(|m| tb.value(&p.play(m)).unwrap()).collect();
                 let losses = kids.iter().filter_map(|k| match k {
@@ -262,7 +263,7 @@ fn every_value_is_consistent_with_its_moves() {
                         assert!(kids.contains(&Exact::Draw), "{text}");
                     }
                 }
-            }
+            });
         }
     }
 }

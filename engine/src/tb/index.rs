@@ -102,7 +102,7 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// The index of a material (its counts must be in range).
+    /// The index of a material (an out-of-range material indexes nothing).
     pub fn new(mat: Material) -> Indexer {
         let (wm, bm) = (mat.men[0] as u32, mat.men[1] as u32);
         let (wk, bk) = (mat.kings[0] as u32, mat.kings[1] as u32);
@@ -111,18 +111,18 @@ impl Indexer {
         for (a, row) in block.iter_mut().enumerate().take(wm.min(5) as usize + 1) {
             for (b, first) in row.iter_mut().enumerate().take(bm.min(5) as usize + 1) {
                 *first = men;
-                men += Self::block_len(wm, bm, a as u32, b as u32);
+                men = men.saturating_add(Self::block_len(wm, bm, a as u32, b as u32));
             }
         }
-        let free = 50 - wm - bm;
+        let free = 50u32.saturating_sub(wm + bm);
         let black_kings = binom(free - wk.min(free), bk);
-        let kings = binom(free, wk) * black_kings;
+        let kings = binom(free, wk).saturating_mul(black_kings);
         Indexer {
             mat,
             block,
             kings,
             black_kings,
-            size: men * kings,
+            size: men.saturating_mul(kings),
         }
     }
 
@@ -132,7 +132,10 @@ impl Indexer {
             return 0;
         }
         let mid_w = wm - a;
-        binom(5, a) * binom(5, b) * binom(40, mid_w) * binom(40 - mid_w.min(40), bm - b)
+        binom(5, a)
+            .saturating_mul(binom(5, b))
+            .saturating_mul(binom(40, mid_w))
+            .saturating_mul(binom(40u32.saturating_sub(mid_w), bm - b))
     }
 
     /// The material indexed.

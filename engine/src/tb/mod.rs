@@ -110,7 +110,7 @@ impl Table {
     pub fn side_bytes(&self, side: Color) -> &[u8] {
         let n = self.indexer.size() as usize;
         let start = file::HEADER + side as usize * n;
-        &self.bytes[start..start + n]
+        self.bytes.get(start..start + n).unwrap_or(&[])
     }
 
     /// The stored byte of a position of this material.
