@@ -27,7 +27,10 @@ const POSITIONS: [(&str, &str, u32); 4] = [
 
 fn perft_benches(c: &mut Criterion) {
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         let mut group = c.benchmark_group(format!("bushka_perft_{threads}t"));
         group.sample_size(10);
         for (name, text, depth) in POSITIONS {

@@ -94,7 +94,7 @@ fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
     child.kill().unwrap();
     child.wait().unwrap();
     let written = games(&pdn).len();
-    assert!(written >= 5 && written < 24, "killed after {written} games");
+    assert!((5..24).contains(&written), "killed after {written} games");
     // ...with half a game record and half a data line left behind by the kill.
     let mut f = std::fs::OpenOptions::new().append(true).open(&pdn).unwrap();
     std::io::Write::write_all(

@@ -46,9 +46,12 @@ impl EvalSource for bashnya::Position {
     }
 }
 
+/// A command's arguments: bare words (no value) and `key=value` pairs.
+pub type Args = Vec<(String, Option<String>)>;
+
 /// Splits a line into the command and its arguments: bare words and
 /// `key=value` pairs, where a value may be quoted (`"a b"`, `\"` inside).
-pub fn tokenize(line: &str) -> Result<(String, Vec<(String, Option<String>)>), String> {
+pub fn tokenize(line: &str) -> Result<(String, Args), String> {
     let mut chars = line.trim().chars().peekable();
     let mut words: Vec<(String, Option<String>)> = Vec::new();
     loop {
@@ -453,7 +456,7 @@ fn parse_in(value: &str, min: usize, max: usize, what: &str) -> Result<usize, St
 
 fn seconds(value: &str, what: &str) -> Result<Duration, String> {
     match value.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        Ok(s) if (0.0..1e9).contains(&s) => Ok(Duration::from_secs_f64(s)),
         _ => Err(format!("{what} must be a number of seconds, got '{value}'")),
     }
 }

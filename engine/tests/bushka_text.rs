@@ -28,7 +28,8 @@ fn examples_of_the_rules_read_and_print() {
 #[test]
 fn malformed_texts_name_the_problem() {
     use PositionError::*;
-    let cases: &[(&str, fn(&PositionError) -> bool)] = &[
+    type Check = fn(&PositionError) -> bool;
+    let cases: &[(&str, Check)] = &[
         ("", |e| matches!(e, Malformed(_))),
         ("W", |e| matches!(e, Malformed(_))),
         ("W:We1", |e| matches!(e, Malformed(_))),

@@ -212,7 +212,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 return true;
             }
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.flush_nodes();
             if self.completed == 0 && self.id == 0 {
                 return false;
