@@ -6,7 +6,7 @@
 
 use crate::eval::{Evaluator, Material};
 use crate::game::{Game, GameKind};
-use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
+use crate::search::{Clock, Engine, Info, Limits, Oracle, Score, SearchInput};
 use crate::{bashnya, bushka};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -20,12 +20,17 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 /// An evaluator that can be shared with the search thread.
 pub type SharedEval<G> = Arc<dyn Evaluator<G>>;
 
-/// How a game's evaluation is chosen: the default and one loaded from a file.
+/// An oracle that can be shared with the search threads.
+pub type SharedOracle<G> = Arc<dyn Oracle<G>>;
+
+/// What commands load for a game: its evaluation and its endgame tables.
 pub trait EvalSource: Game {
     /// The evaluation used when no weights file is set.
     fn default_eval() -> SharedEval<Self>;
     /// The evaluation of a weights file (`material` names the material-only baseline).
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String>;
+    /// The endgame tables of a folder (built by `bushka tb build`).
+    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String>;
 }
 
 impl EvalSource for bushka::Position {
@@ -35,6 +40,9 @@ impl EvalSource for bushka::Position {
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         crate::eval::load_eval::<Self>(path)
     }
+    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+        crate::tb::Tablebase::open_oracle(dir).map_err(|e| e.to_string())
+    }
 }
 
 impl EvalSource for bashnya::Position {
@@ -43,6 +51,9 @@ impl EvalSource for bashnya::Position {
     }
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         crate::eval::load_eval::<Self>(path)
+    }
+    fn open_tables(_dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+        Err("endgame tables exist for Bushka only".into())
     }
 }
 
@@ -146,6 +157,19 @@ impl<G: EvalSource> Session<G> {
             history: Vec::new(),
             limits: Limits::depth(12),
         }
+    }
+
+    /// Loads endgame tables for the search (`None` unloads them).
+    fn set_tables(&mut self, dir: Option<&str>) -> Result<(), String> {
+        let oracle = match dir {
+            Some(d) => Some(G::open_tables(std::path::Path::new(d))?),
+            None => None,
+        };
+        self.engine
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set_oracle(oracle);
+        Ok(())
     }
 
     /// `pos pos=TEXT moves="m1 m2"` (or `pos start`).
@@ -260,6 +284,7 @@ pub struct Hub {
     hash: usize,
     threads: usize,
     weights: String,
+    tb: String,
 }
 
 impl Hub {
@@ -273,6 +298,7 @@ impl Hub {
             hash: 64,
             threads: 1,
             weights: "default".into(),
+            tb: "none".into(),
         }
     }
 
@@ -421,6 +447,7 @@ impl Hub {
                         }
                     };
                     self.weights = "default".into();
+                    self.tb = "none".into();
                 }
             }
             "hash" => {
@@ -432,6 +459,11 @@ impl Hub {
                 let t: usize = parse_in(value, 1, 256, "threads")?;
                 self.threads = t;
                 on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_threads(t));
+            }
+            "tb" => {
+                let dir = (!value.is_empty() && value != "none").then_some(value);
+                on_session!(&mut self.session, s => s.set_tables(dir))?;
+                self.tb = value.to_string();
             }
             "weights" => {
                 on_session!(&mut self.session, s => {

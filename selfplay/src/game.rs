@@ -2,7 +2,7 @@
 
 use crate::player::{Forfeit, Player};
 use engine::record::GameRecord;
-use engine::search::Score;
+use engine::search::{Exact, Oracle, Score};
 use engine::{Color, Game, Outcome};
 
 /// The harness's limits; all recorded with every game (RULES.md 1.6).
@@ -63,11 +63,13 @@ pub struct Finished<G: Game> {
     pub scores: Vec<Option<Score>>,
 }
 
-/// Plays `start` to the end: `players[0]` is White.
+/// Plays `start` to the end: `players[0]` is White. A position the oracle
+/// (endgame tables) knows ends the game with its value.
 pub fn play_game<G: Game>(
     start: G,
     players: [&mut dyn Player<G>; 2],
     adj: &Adjudication,
+    oracle: Option<&dyn Oracle<G>>,
 ) -> Finished<G> {
     let [white, black] = players;
     white.new_game();
@@ -85,6 +87,30 @@ pub fn play_game<G: Game>(
     loop {
         if let Some((outcome, why)) = record.outcome() {
             return finish(record, scores, outcome, why.describe().to_string());
+        }
+        if let Some(exact) = oracle.and_then(|o| o.probe(record.current())) {
+            let side = record.current().side_to_move();
+            let (outcome, why) = match exact {
+                Exact::Win(d) => (
+                    Outcome::Win(side),
+                    format!(
+                        "adjudication: endgame table, {} wins in {d} plies",
+                        side.name()
+                    ),
+                ),
+                Exact::Loss(d) => (
+                    Outcome::Win(side.opponent()),
+                    format!(
+                        "adjudication: endgame table, {} wins in {d} plies",
+                        side.opponent().name()
+                    ),
+                ),
+                Exact::Draw => (
+                    Outcome::Draw,
+                    "adjudication: endgame table, draw".to_string(),
+                ),
+            };
+            return finish(record, scores, outcome, why);
         }
         if record.len() >= adj.max_plies {
             return finish(

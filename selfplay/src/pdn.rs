@@ -725,8 +725,14 @@ fn read_token(
                 text: token.to_string(),
             });
         }
-        *moves_seen = true;
         mv = &after[dots..];
+        // Glued to its number, only a move (or annotation marks) may follow:
+        // `12.1-0` or `12.5:c7` would be written back as a separate token
+        // that reads differently.
+        if mv.starts_with(|c: char| !c.is_ascii_alphabetic() && !"!?+-=#".contains(c)) {
+            return Err(unexpected());
+        }
+        *moves_seen = true;
     }
     let mv = strip_annotations(mv);
     if mv.is_empty() || mv.bytes().all(|b| b"!?+-=#".contains(&b)) {

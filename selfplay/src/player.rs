@@ -3,7 +3,7 @@
 use crate::external::ExternalPlayer;
 use crate::spec::{EngineSpec, Kind};
 use engine::eval::Material;
-use engine::hub::{EvalSource, SharedEval};
+use engine::hub::{EvalSource, SharedEval, SharedOracle};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, Score, SearchInput};
 use engine::{Game, MoveList};
@@ -134,31 +134,24 @@ impl<G: Game> Player<G> for RandomPlayer {
 pub fn make_player<G: EvalSource>(
     spec: &EngineSpec,
     seed: u64,
+    oracle: Option<SharedOracle<G>>,
 ) -> Result<Box<dyn Player<G>>, String>
 where
     Material: engine::eval::Evaluator<G>,
 {
     let limits = limits_of(spec);
+    let searcher = |eval: SharedEval<G>| {
+        let mut p = SearchPlayer::<G>::new(eval, limits, spec.threads, spec.hash);
+        p.engine.set_oracle(oracle.clone());
+        Box::new(p) as Box<dyn Player<G>>
+    };
     Ok(match &spec.kind {
         Kind::Random => Box::new(RandomPlayer::new(seed)),
-        Kind::Material => Box::new(SearchPlayer::<G>::new(
-            Arc::new(Material::default()),
-            limits,
-            spec.threads,
-            spec.hash,
-        )),
-        Kind::Search => {
-            let eval = match &spec.weights {
-                Some(w) => G::load_eval(w).map_err(|e| format!("engine {}: {e}", spec.name))?,
-                None => G::default_eval(),
-            };
-            Box::new(SearchPlayer::<G>::new(
-                eval,
-                limits,
-                spec.threads,
-                spec.hash,
-            ))
-        }
+        Kind::Material => searcher(Arc::new(Material::default())),
+        Kind::Search => searcher(match &spec.weights {
+            Some(w) => G::load_eval(w).map_err(|e| format!("engine {}: {e}", spec.name))?,
+            None => G::default_eval(),
+        }),
         Kind::External(cmd) => Box::new(ExternalPlayer::<G>::start(cmd, spec)?),
     })
 }

@@ -9,7 +9,7 @@ use crate::spec::EngineSpec;
 use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
 use dashmap::DashSet;
 use engine::eval::{Evaluator, Material};
-use engine::hub::EvalSource;
+use engine::hub::{EvalSource, SharedOracle};
 use engine::search::Score;
 use engine::{Color, Game, Outcome};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -53,6 +53,9 @@ pub struct Config {
     pub progress: bool,
     /// The `Event` tag.
     pub event: String,
+    /// Endgame tables: searching players probe them, and a game that reaches
+    /// a position they cover ends with the table's value.
+    pub tb: Option<PathBuf>,
 }
 
 /// One scheduled game.
@@ -441,6 +444,10 @@ where
     if openings.is_empty() {
         return Err("no openings".into());
     }
+    let oracle: Option<SharedOracle<G>> = match &cfg.tb {
+        Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),
+        None => None,
+    };
     let slots = schedule(cfg);
     let mut tally = Tally::new(cfg, &slots);
 
@@ -523,7 +530,8 @@ where
     let decided = std::thread::scope(|scope| {
         for w in 0..cfg.concurrency.max(1).min(pending.len().max(1)) {
             let tx = tx.clone();
-            let (next, stop, pending, openings) = (&next, &stop, &pending, &openings);
+            let (next, stop, pending, openings, oracle) =
+                (&next, &stop, &pending, &openings, &oracle);
             let _ = std::thread::Builder::new()
                 .name(format!("game-{w}"))
                 .stack_size(64 << 20)
@@ -532,7 +540,7 @@ where
                     while !stop.load(Relaxed) {
                         let i = next.fetch_add(1, Relaxed);
                         let Some(slot) = pending.get(i) else { break };
-                        let result = play_slot(cfg, slot, openings, &mut players);
+                        let result = play_slot(cfg, slot, openings, oracle.as_ref(), &mut players);
                         if tx.send((*slot, result)).is_err() {
                             break;
                         }
@@ -595,6 +603,7 @@ fn play_slot<G: EvalSource>(
     cfg: &Config,
     slot: &Slot,
     openings: &[G],
+    oracle: Option<&SharedOracle<G>>,
     players: &mut HashMap<(usize, u64), Box<dyn Player<G>>>,
 ) -> Result<Finished<G>, String>
 where
@@ -609,7 +618,7 @@ where
         let usable = players.get(&key).is_some_and(|p| p.is_alive());
         if fresh || !usable {
             let seed = cfg.seed ^ engine::zobrist::splitmix64(slot.id * 2 + side);
-            players.insert(key, make_player::<G>(spec, seed)?);
+            players.insert(key, make_player::<G>(spec, seed, oracle.cloned())?);
         }
     }
     let [mut w, mut b] = [
@@ -619,7 +628,12 @@ where
     let (Some(white), Some(black)) = (w.as_deref_mut(), b.as_deref_mut()) else {
         return Err("internal: players missing".into());
     };
-    let f = play_game(openings[slot.opening], [white, black], &cfg.adjudication);
+    let f = play_game(
+        openings[slot.opening],
+        [white, black],
+        &cfg.adjudication,
+        oracle.map(|o| &**o),
+    );
     players.insert((slot.white, 0), w.take().expect("just used"));
     players.insert((slot.black, 1), b.take().expect("just used"));
     Ok(f)

@@ -29,6 +29,7 @@ fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
         resume: false,
         progress: false,
         event: "test".into(),
+        tb: None,
     }
 }
 
@@ -128,7 +129,7 @@ fn random_players_are_reproducible_and_adjudication_ends_games() {
     };
     let play = |seed| {
         let (mut w, mut b) = (RandomPlayer::new(seed), RandomPlayer::new(seed + 1));
-        play_game(bushka::Position::start(), [&mut w, &mut b], &adj)
+        play_game(bushka::Position::start(), [&mut w, &mut b], &adj, None)
     };
     let (x, y) = (play(5), play(5));
     assert_eq!(x.record.moves(), y.record.moves());

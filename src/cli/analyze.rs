@@ -29,6 +29,9 @@ pub struct SearchArgs {
     /// Evaluation weights file (`material` for material only; default: the built-in weights).
     #[arg(long)]
     pub weights: Option<String>,
+    /// Folder of Bushka endgame tables (`bushka tb build`), probed at every node they cover.
+    #[arg(long)]
+    pub tb: Option<std::path::PathBuf>,
 }
 
 impl SearchArgs {
@@ -91,6 +94,11 @@ fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
     let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
     let eval = evaluator::<G>(args.weights.as_deref())?;
+    if let Some(dir) = &args.tb {
+        let oracle =
+            G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;
+        engine.set_oracle(Some(oracle));
+    }
     let input = SearchInput::new(pos, args.limits());
     let mut out = std::io::stdout();
     let result = engine.search(&*eval, &input, |info| {

@@ -84,6 +84,9 @@ enum Command {
         /// Evaluation weights file (`material` for material only).
         #[arg(long)]
         weights: Option<String>,
+        /// Folder of Bushka endgame tables for the engine.
+        #[arg(long)]
+        tb: Option<std::path::PathBuf>,
     },
     /// Run a tournament between engines; with no --engine, a short built-in match.
     Selfplay(Box<selfplay::SelfplayArgs>),
@@ -186,6 +189,7 @@ pub fn run() -> i32 {
             threads,
             hash,
             weights,
+            tb,
         } => play::play(&play::PlayArgs {
             game: pos.game,
             position: pos.position,
@@ -195,6 +199,7 @@ pub fn run() -> i32 {
             threads,
             hash,
             weights,
+            tb,
         }),
         Command::Selfplay(args) => selfplay::selfplay(&args),
         Command::Openings(args) => selfplay::openings(&args),

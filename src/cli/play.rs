@@ -43,6 +43,7 @@ pub struct PlayArgs {
     pub threads: u32,
     pub hash: u32,
     pub weights: Option<String>,
+    pub tb: Option<std::path::PathBuf>,
 }
 
 /// `bushka play`.
@@ -63,6 +64,11 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
         None => G::default_eval(),
     };
     let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
+    if let Some(dir) = &args.tb {
+        let oracle =
+            G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;
+        engine.set_oracle(Some(oracle));
+    }
     let mut game = GameRecord::new(start);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();

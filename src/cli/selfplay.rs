@@ -71,6 +71,10 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Folder of Bushka endgame tables: searching engines probe them, and a game
+    /// reaching a position they cover is adjudicated by the table.
+    #[arg(long)]
+    pub tb: Option<PathBuf>,
 }
 
 /// The built-in book of a game.
@@ -184,6 +188,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         resume: a.resume,
         progress: !a.quiet,
         event: a.event.clone(),
+        tb: a.tb.clone(),
     };
     if default_match {
         println!(
