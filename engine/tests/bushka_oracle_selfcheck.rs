@@ -246,9 +246,9 @@ fn backward_linear_capture() {
     assert!(successors(&pos).is_empty());
 }
 
-/// Reference lines `(position, depth, nodes)` from shared/perft/bushka.txt.
+/// Reference lines `(position, depth, nodes)` from data/perft/bushka.txt (a copy of shared/perft/bushka.txt).
 fn reference_lines() -> Vec<(String, u32, u64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/perft/bushka.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bushka.txt");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
     text.lines()
         .map(str::trim)
