@@ -46,6 +46,15 @@ pub struct BookRecipe {
 /// Random plies from the start, kept when a short search finds the position
 /// balanced and it is new; deterministic for a given recipe.
 pub fn generate_book<G: Game, E: Evaluator<G> + ?Sized>(recipe: &BookRecipe, eval: &E) -> Vec<G> {
+    generate_book_with_progress(recipe, eval, &indicatif::ProgressBar::hidden())
+}
+
+/// [`generate_book`], advancing `bar` by each position kept.
+pub fn generate_book_with_progress<G: Game, E: Evaluator<G> + ?Sized>(
+    recipe: &BookRecipe,
+    eval: &E,
+    bar: &indicatif::ProgressBar,
+) -> Vec<G> {
     let mut book = Vec::with_capacity(recipe.count);
     let mut seen = HashSet::new();
     let mut attempt = 0u64;
@@ -58,6 +67,7 @@ pub fn generate_book<G: Game, E: Evaluator<G> + ?Sized>(recipe: &BookRecipe, eva
         for pos in batch.into_iter().flatten() {
             if book.len() < recipe.count && seen.insert(<G as Game>::hash(&pos)) {
                 book.push(pos);
+                bar.inc(1);
             }
         }
     }

@@ -5,7 +5,7 @@ use engine::eval::{Evaluator, Material};
 use engine::hub::EvalSource;
 use engine::{bashnya, bushka, GameKind};
 use selfplay::game::Adjudication;
-use selfplay::openings::{generate_book, parse_book, BookRecipe};
+use selfplay::openings::{generate_book_with_progress, parse_book, BookRecipe};
 use selfplay::spec::EngineSpec;
 use selfplay::stats::Sprt;
 use selfplay::tournament::{run, table, Config};
@@ -286,10 +286,16 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
 
 fn book_lines<G: EvalSource>(recipe: &BookRecipe) -> Vec<String> {
     let eval = G::default_eval();
-    generate_book::<G, _>(recipe, &*eval)
-        .iter()
-        .map(|p| engine::Game::to_text(p))
-        .collect()
+    let bar = indicatif::ProgressBar::new(recipe.count as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} positions {elapsed_precise} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let book = generate_book_with_progress::<G, _>(recipe, &*eval, &bar);
+    bar.finish_and_clear();
+    book.iter().map(|p| engine::Game::to_text(p)).collect()
 }
 
 /// `bushka pdn check FILE`: replays every game and reports illegal moves.
