@@ -1,1 +1,22 @@
-//! Evaluation tuning (issue 7).
+//! Evaluation tuning (Texel-style logistic regression) from self-play data.
+//!
+//! [`load`] streams `bushka selfplay --data` files into compact sets of quiet,
+//! de-duplicated positions whose features come from the engine's own
+//! extractors ([`engine::eval::Features::feature_vec`]); [`model`] predicts
+//! `sigmoid(k * eval / 100)` for White; [`kfit`] fits `k`; [`train`] runs Adam
+//! in parallel; [`plot`] writes the loss curve.
+
+pub mod dataset;
+pub mod error;
+pub mod kfit;
+pub mod load;
+pub mod model;
+pub mod plot;
+pub mod synthetic;
+pub mod train;
+
+pub use dataset::{Dataset, Sample};
+pub use error::TuneError;
+pub use kfit::fit_k;
+pub use load::{load_files, parse_line, BadLine, DataLine, LoadReport, Loaded, Loader};
+pub use train::{tune, EpochLoss, Trainer, TuneConfig, TuneOutcome};

@@ -1,0 +1,31 @@
+//! Tuner speed: one epoch (gradient pass plus Adam steps) over one million
+//! synthetic positions shaped like Bushka's (113 features, ~45 entries each).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use tuner::synthetic::{synthetic, SyntheticSpec};
+use tuner::Trainer;
+
+/// One epoch over 1M positions, full batch and 16384-position batches.
+fn epoch(c: &mut Criterion) {
+    let spec = SyntheticSpec {
+        positions: 1_000_000,
+        features: 113,
+        entries: 45,
+        max_value: 4,
+        seed: 1,
+    };
+    let truth: Vec<f64> = (0..2 * spec.features)
+        .map(|i| ((i * 37) % 61) as f64 - 30.0)
+        .collect();
+    let data = synthetic(&spec, &truth, 1.0);
+    let mut group = c.benchmark_group("tune");
+    group.sample_size(10);
+    for (name, batch) in [("epoch_1m_full_batch", 0), ("epoch_1m_batch_16384", 16384)] {
+        let mut trainer = Trainer::new(&data, vec![0.0; 2 * spec.features], 1.0, 1.0, batch);
+        group.bench_function(name, |b| b.iter(|| trainer.epoch()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, epoch);
+criterion_main!(benches);

@@ -1,0 +1,33 @@
+//! The tuner's typed errors: every message is one line.
+
+use thiserror::Error;
+
+/// Why tuning could not start or finish.
+#[derive(Debug, Error)]
+pub enum TuneError {
+    /// A file could not be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file concerned.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// No line of the data gave a usable position.
+    #[error("no usable positions in the data ({0})")]
+    NoData(String),
+    /// An option value outside its range.
+    #[error("{0}")]
+    BadOption(String),
+    /// The initial or tuned weights were refused.
+    #[error(transparent)]
+    Weights(#[from] engine::eval::WeightsError),
+    /// The loss plot could not be drawn.
+    #[error("loss plot {path}: {message}")]
+    Plot {
+        /// The image file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}

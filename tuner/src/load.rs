@@ -1,0 +1,387 @@
+//! Reading the training data that `bushka selfplay --data` writes, streamed
+//! line by line (never the whole file in memory), into the compact sets.
+//!
+//! A line is `game_id<TAB>position<TAB>ply<TAB>score<TAB>result`: the score is
+//! the mover's search score in centi-men from the side to move's view (`-`
+//! when unknown), the result the game's from White's view (`1`, `0.5`, `0`).
+//!
+//! Policy:
+//! * A malformed line (wrong field count, bad number, position text the game
+//!   refuses, invalid UTF-8) is **skipped**, counted, and reported with its
+//!   file and line number; blank lines and `#` comments are ignored. Loading
+//!   fails only when no usable position remains.
+//! * Only **quiet** positions are kept: one whose side to move must capture
+//!   is skipped (not resolved by a search), as is one with no legal move.
+//! * Positions are **de-duplicated** by Zobrist hash; the duplicates' results
+//!   and known scores are **averaged**.
+//! * The validation share is chosen by hash, so the split is deterministic
+//!   and a position is never on both sides.
+
+use crate::dataset::{Dataset, Sample};
+use crate::error::TuneError;
+use engine::eval::{FeatureVec, Features, PHASE_MAX};
+use engine::zobrist::splitmix64;
+use engine::Color;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::Path;
+
+/// Lines parsed in one parallel batch (bounds the memory of a read).
+const CHUNK: usize = 1 << 15;
+
+/// Bad lines kept word for word in the report (the rest are only counted).
+pub const BAD_EXAMPLES: usize = 20;
+
+/// The fields of one training-data line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataLine<'a> {
+    /// The game number within its tournament.
+    pub game: &'a str,
+    /// The position text.
+    pub position: &'a str,
+    /// The ply of the position in its game.
+    pub ply: u32,
+    /// The mover's search score in centi-men (side to move's view), if known.
+    pub score: Option<i32>,
+    /// The game result from White's view: 1, 0.5 or 0.
+    pub result: f32,
+}
+
+/// Splits a line into its fields; the error says which field is wrong.
+pub fn parse_line(line: &str) -> Result<DataLine<'_>, String> {
+    let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
+    let [game, position, ply, score, result] = fields[..] else {
+        return Err(format!(
+            "expected 5 tab-separated fields (game, position, ply, score, result), found {}",
+            fields.len()
+        ));
+    };
+    if game.trim().is_empty() {
+        return Err("empty game id".into());
+    }
+    let ply = ply
+        .trim()
+        .parse::<u32>()
+        .map_err(|_| format!("ply '{ply}' is not a whole number"))?;
+    let score = match score.trim() {
+        "-" => None,
+        s => Some(
+            s.parse::<i32>()
+                .map_err(|_| format!("score '{score}' is not an integer or '-'"))?,
+        ),
+    };
+    let result = match result.trim() {
+        "1" | "1.0" => 1.0,
+        "0.5" | "1/2" => 0.5,
+        "0" | "0.0" => 0.0,
+        r => return Err(format!("result '{r}' is not 1, 0.5 or 0")),
+    };
+    Ok(DataLine {
+        game,
+        position,
+        ply,
+        score,
+        result,
+    })
+}
+
+/// A line the loader skipped as malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadLine {
+    /// The file (or source name) it came from.
+    pub file: String,
+    /// Its 1-based line number.
+    pub line: u64,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for BadLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}: {}", self.file, self.line, self.reason)
+    }
+}
+
+/// What loading found, for the user.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Data lines read (blank lines and comments not counted).
+    pub lines: u64,
+    /// Malformed lines skipped.
+    pub bad: u64,
+    /// The first [`BAD_EXAMPLES`] malformed lines.
+    pub bad_examples: Vec<BadLine>,
+    /// Positions skipped because the side to move must capture.
+    pub non_quiet: u64,
+    /// Positions skipped because the side to move has no legal move.
+    pub terminal: u64,
+    /// Positions merged into an earlier copy of the same position.
+    pub duplicates: u64,
+    /// Distinct positions in the training set.
+    pub train: usize,
+    /// Distinct positions in the validation set.
+    pub validation: usize,
+}
+
+/// The loaded sets and the report.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Positions to fit.
+    pub train: Dataset,
+    /// Held-out positions to measure.
+    pub validation: Dataset,
+    /// What was read and skipped.
+    pub report: LoadReport,
+}
+
+/// One line's fate.
+enum Parsed {
+    Ignored,
+    Bad(String),
+    NonQuiet,
+    Terminal,
+    Position {
+        hash: u64,
+        features: Box<FeatureVec>,
+        phase: i32,
+        result: f32,
+        score: Option<f32>,
+    },
+}
+
+/// A distinct position gathered so far: where its features are and its sums.
+struct Staged {
+    hash: u64,
+    start: usize,
+    len: usize,
+    mg_share: f32,
+    result_sum: f64,
+    count: u32,
+    score_sum: f64,
+    score_count: u32,
+}
+
+/// Streams data files into de-duplicated quiet positions.
+pub struct Loader<G: Features> {
+    seen: HashMap<u64, usize>,
+    staged: Vec<Staged>,
+    entries: Vec<(u16, i16)>,
+    report: LoadReport,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Features> Default for Loader<G> {
+    fn default() -> Self {
+        Loader {
+            seen: HashMap::new(),
+            staged: Vec::new(),
+            entries: Vec::new(),
+            report: LoadReport::default(),
+            _game: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<G: Features> Loader<G> {
+    /// An empty loader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads one data file.
+    pub fn add_file(&mut self, path: &Path) -> Result<(), TuneError> {
+        let io = |source| TuneError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let reader = std::io::BufReader::with_capacity(1 << 20, file);
+        self.add_reader(&path.display().to_string(), reader)
+            .map_err(io)
+    }
+
+    /// Reads data lines from any reader; `name` labels its bad lines.
+    pub fn add_reader<R: BufRead>(&mut self, name: &str, mut reader: R) -> std::io::Result<()> {
+        let mut line_no = 0u64;
+        let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK);
+        loop {
+            let mut buf = Vec::new();
+            let n = reader.read_until(b'\n', &mut buf)?;
+            if n > 0 {
+                line_no += 1;
+                chunk.push((line_no, buf));
+            }
+            if chunk.len() == CHUNK || (n == 0 && !chunk.is_empty()) {
+                self.absorb(name, &chunk);
+                chunk.clear();
+            }
+            if n == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Parses a batch of lines in parallel, then merges them in file order.
+    fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
+        let parsed: Vec<Parsed> = chunk
+            .par_iter()
+            .map(|(_, bytes)| parse_position::<G>(bytes))
+            .collect();
+        for ((line, _), p) in chunk.iter().zip(parsed) {
+            if !matches!(p, Parsed::Ignored) {
+                self.report.lines += 1;
+            }
+            match p {
+                Parsed::Ignored => {}
+                Parsed::Bad(reason) => {
+                    self.report.bad += 1;
+                    if self.report.bad_examples.len() < BAD_EXAMPLES {
+                        self.report.bad_examples.push(BadLine {
+                            file: name.to_string(),
+                            line: *line,
+                            reason,
+                        });
+                    }
+                }
+                Parsed::NonQuiet => self.report.non_quiet += 1,
+                Parsed::Terminal => self.report.terminal += 1,
+                Parsed::Position {
+                    hash,
+                    features,
+                    phase,
+                    result,
+                    score,
+                } => self.stage(hash, &features, phase, result, score),
+            }
+        }
+    }
+
+    /// Adds a position, or merges it into its earlier copy.
+    fn stage(&mut self, hash: u64, fv: &FeatureVec, phase: i32, result: f32, score: Option<f32>) {
+        if let Some(&at) = self.seen.get(&hash) {
+            self.report.duplicates += 1;
+            let s = &mut self.staged[at];
+            s.result_sum += result as f64;
+            s.count += 1;
+            if let Some(v) = score {
+                s.score_sum += v as f64;
+                s.score_count += 1;
+            }
+            return;
+        }
+        self.seen.insert(hash, self.staged.len());
+        let start = self.entries.len();
+        self.entries.extend_from_slice(fv.entries());
+        self.staged.push(Staged {
+            hash,
+            start,
+            len: fv.len(),
+            mg_share: phase.clamp(0, PHASE_MAX) as f32 / PHASE_MAX as f32,
+            result_sum: result as f64,
+            count: 1,
+            score_sum: score.unwrap_or(0.0) as f64,
+            score_count: score.is_some() as u32,
+        });
+    }
+
+    /// Splits the positions into training and validation sets (a `validation`
+    /// share of them, by hash) in a hash-shuffled order.
+    pub fn finish(self, validation: f64) -> Result<Loaded, TuneError> {
+        if !(0.0..1.0).contains(&validation) {
+            return Err(TuneError::BadOption(format!(
+                "--validation {validation}: expected a fraction in [0, 1)"
+            )));
+        }
+        let mut report = self.report;
+        if self.staged.is_empty() {
+            let first = report
+                .bad_examples
+                .first()
+                .map(|b| format!("; first: {b}"))
+                .unwrap_or_default();
+            return Err(TuneError::NoData(format!(
+                "{} lines, {} bad, {} with a capture pending, {} terminal{first}",
+                report.lines, report.bad, report.non_quiet, report.terminal
+            )));
+        }
+        let mut order: Vec<usize> = (0..self.staged.len()).collect();
+        order.sort_by_key(|&i| splitmix64(self.staged[i].hash));
+        let n = G::NAMES.len();
+        let (mut train, mut valid) = (Dataset::new(n), Dataset::new(n));
+        let cut = (validation * 2f64.powi(64)) as u64;
+        for i in order {
+            let s = &self.staged[i];
+            let sample = Sample {
+                entries: self.entries[s.start..s.start + s.len].to_vec(),
+                mg_share: s.mg_share,
+                result: (s.result_sum / s.count as f64) as f32,
+                score: (s.score_count > 0).then(|| (s.score_sum / s.score_count as f64) as f32),
+            };
+            if splitmix64(s.hash ^ 0x005e_ed0f_7a11_da7a) < cut {
+                valid.push(&sample);
+            } else {
+                train.push(&sample);
+            }
+        }
+        if train.is_empty() {
+            return Err(TuneError::NoData(
+                "every position fell into the validation share".into(),
+            ));
+        }
+        report.train = train.len();
+        report.validation = valid.len();
+        Ok(Loaded {
+            train,
+            validation: valid,
+            report,
+        })
+    }
+}
+
+/// Reads every file into training and validation sets.
+pub fn load_files<G: Features>(
+    paths: &[std::path::PathBuf],
+    validation: f64,
+) -> Result<Loaded, TuneError> {
+    let mut loader = Loader::<G>::new();
+    for p in paths {
+        loader.add_file(p)?;
+    }
+    loader.finish(validation)
+}
+
+/// One line to a position with its features, or the reason it is not used.
+fn parse_position<G: Features>(bytes: &[u8]) -> Parsed {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Parsed::Bad("not valid UTF-8".into());
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Parsed::Ignored;
+    }
+    let line = match parse_line(text) {
+        Ok(l) => l,
+        Err(e) => return Parsed::Bad(e),
+    };
+    let pos = match G::parse_position(line.position.trim()) {
+        Ok(p) => p,
+        Err(e) => return Parsed::Bad(format!("position: {e}")),
+    };
+    if pos.must_capture() {
+        return Parsed::NonQuiet;
+    }
+    if pos.count_moves() == 0 {
+        return Parsed::Terminal;
+    }
+    let white = pos.side_to_move() == Color::White;
+    Parsed::Position {
+        hash: engine::Game::hash(&pos),
+        features: Box::new(pos.feature_vec()),
+        phase: pos.phase(),
+        result: line.result,
+        score: line
+            .score
+            .map(|s| if white { s as f32 } else { -(s as f32) }),
+    }
+}

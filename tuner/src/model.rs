@@ -1,0 +1,109 @@
+//! The model the tuner fits: `sigmoid(k * eval / 100)`, the probability that
+//! White scores, with `eval` the tapered weighted sum of the features in
+//! centi-men from White's view (the search's evaluation, without its integer
+//! rounding); mean squared error against the targets, and its gradient.
+//!
+//! Parameters are one vector `[mg_0 .. mg_n, eg_0 .. eg_n]`.
+
+use crate::dataset::Dataset;
+use rayon::prelude::*;
+
+/// Positions per parallel job: large enough that a job's gradient buffer is
+/// cheap next to its work.
+const JOB: usize = 8192;
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// White's evaluation of position `i` in centi-men under parameters `w`.
+#[inline(always)]
+pub fn eval(data: &Dataset, w: &[f64], i: usize) -> f64 {
+    let n = data.feature_count();
+    let (idx, val) = data.entries(i);
+    let (mut mg, mut eg) = (0.0f64, 0.0f64);
+    for (&f, &v) in idx.iter().zip(val) {
+        let f = f as usize;
+        mg += w[f] * v as f64;
+        eg += w[n + f] * v as f64;
+    }
+    let p = data.mg_share(i) as f64;
+    mg * p + eg * (1.0 - p)
+}
+
+/// Mean squared error over positions `range` of `data`, in parallel.
+pub fn loss(data: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> f64 {
+    let count = range.len();
+    if count == 0 || w.len() < 2 * data.feature_count() {
+        return f64::NAN;
+    }
+    let sum: f64 = range
+        .into_par_iter()
+        .with_min_len(JOB)
+        .map(|i| {
+            let d = sigmoid(k * eval(data, w, i) / 100.0) - data.target(i) as f64;
+            d * d
+        })
+        .sum();
+    sum / count as f64
+}
+
+/// Mean squared error over the whole set.
+pub fn loss_all(data: &Dataset, w: &[f64], k: f64) -> f64 {
+    loss(data, w, k, 0..data.len())
+}
+
+/// The loss over positions `range` and its gradient with respect to `w`
+/// (written to `grad`, same length as `w`). Each parallel job sums into its
+/// own buffer; the buffers are added at the end.
+pub fn loss_and_gradient(
+    data: &Dataset,
+    w: &[f64],
+    k: f64,
+    range: std::ops::Range<usize>,
+    grad: &mut [f64],
+) -> f64 {
+    let n = data.feature_count();
+    grad.iter_mut().for_each(|g| *g = 0.0);
+    let count = range.len();
+    if count == 0 || w.len() < 2 * n || grad.len() < 2 * n {
+        return f64::NAN;
+    }
+    let scale = k / 100.0;
+    let (sum, buf) = range
+        .into_par_iter()
+        .with_min_len(JOB)
+        .fold(
+            || (0.0f64, vec![0.0f64; 2 * n]),
+            |(mut sum, mut buf), i| {
+                let s = sigmoid(scale * eval(data, w, i));
+                let d = s - data.target(i) as f64;
+                sum += d * d;
+                // d/dw of (s - t)^2 = 2 (s - t) s (1 - s) k/100 * d eval/dw.
+                let g = 2.0 * d * s * (1.0 - s) * scale;
+                let p = data.mg_share(i) as f64;
+                let (gm, ge) = (g * p, g * (1.0 - p));
+                let (idx, val) = data.entries(i);
+                for (&f, &v) in idx.iter().zip(val) {
+                    let f = f as usize;
+                    buf[f] += gm * v as f64;
+                    buf[n + f] += ge * v as f64;
+                }
+                (sum, buf)
+            },
+        )
+        .reduce(
+            || (0.0, vec![0.0; 2 * n]),
+            |(s1, mut b1), (s2, b2)| {
+                b1.iter_mut().zip(&b2).for_each(|(a, b)| *a += b);
+                (s1 + s2, b1)
+            },
+        );
+    let inv = 1.0 / count as f64;
+    for (g, b) in grad.iter_mut().zip(&buf) {
+        *g = b * inv;
+    }
+    sum * inv
+}

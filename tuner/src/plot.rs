@@ -1,0 +1,124 @@
+//! The loss curve as a CSV file and a PNG plot (pure Rust: the bitmap
+//! backend, text drawn with an embedded DejaVu font).
+
+use crate::error::TuneError;
+use crate::train::EpochLoss;
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+use std::path::Path;
+
+/// The curve as CSV text: `epoch,train_loss,validation_loss` (empty when none).
+pub fn curve_csv(curve: &[EpochLoss]) -> String {
+    let mut out = String::from("epoch,train_loss,validation_loss\n");
+    for e in curve {
+        let v = if e.validation.is_nan() {
+            String::new()
+        } else {
+            format!("{:.8}", e.validation)
+        };
+        out.push_str(&format!("{},{:.8},{v}\n", e.epoch, e.train));
+    }
+    out
+}
+
+/// Writes a text file atomically (a temporary beside it, then a rename).
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), TuneError> {
+    let io = |source| TuneError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(name);
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io(e)
+        })
+}
+
+/// Draws training and validation loss against the epoch into a PNG file.
+pub fn draw_png(curve: &[EpochLoss], path: &Path) -> Result<(), TuneError> {
+    let err = |e: String| TuneError::Plot {
+        path: path.display().to_string(),
+        message: e,
+    };
+    draw(curve, path).map_err(err)
+}
+
+/// The drawing itself; every failure becomes a message.
+fn draw(curve: &[EpochLoss], path: &Path) -> Result<(), String> {
+    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| "the embedded font could not be read".to_string())?;
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let values: Vec<f64> = curve
+        .iter()
+        .flat_map(|e| [finite(e.train), finite(e.validation)])
+        .flatten()
+        .collect();
+    if values.is_empty() {
+        return Err("no finite loss to draw".into());
+    }
+    let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
+    let last = curve.last().map_or(1, |e| e.epoch.max(1));
+    let e = |x: DrawingAreaErrorKind<_>| x.to_string();
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(e)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Tuning loss (mean squared error)", ("sans-serif", 24))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(80)
+        .build_cartesian_2d(0f64..last as f64, (lo - pad)..(hi + pad))
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("epoch")
+        .y_desc("loss")
+        .y_label_formatter(&|y| format!("{y:.5}"))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()
+        .map_err(e)?;
+    let series = [
+        (
+            "training",
+            BLUE,
+            curve
+                .iter()
+                .map(|c| (c.epoch as f64, c.train))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "validation",
+            RED,
+            curve
+                .iter()
+                .map(|c| (c.epoch as f64, c.validation))
+                .collect(),
+        ),
+    ];
+    for (name, colour, points) in series {
+        let points: Vec<(f64, f64)> = points.into_iter().filter(|p| p.1.is_finite()).collect();
+        if points.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .map_err(e)?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}

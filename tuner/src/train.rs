@@ -1,0 +1,270 @@
+//! The optimiser: Adam over full or mini batches, float weights during
+//! training, integers when written. Parameters the data never exercises are
+//! never moved.
+
+use crate::dataset::Dataset;
+use crate::error::TuneError;
+use crate::load::Loaded;
+use crate::model::{loss_all, loss_and_gradient};
+use engine::eval::weights::MAX_WEIGHT;
+use engine::eval::Weights;
+
+/// Adam's decay of the mean gradient.
+const BETA1: f64 = 0.9;
+/// Adam's decay of the mean squared gradient.
+const BETA2: f64 = 0.999;
+/// Adam's guard against division by zero.
+const EPSILON: f64 = 1e-8;
+
+/// Float parameters `[mg..., eg...]` from integer weights.
+pub fn weights_to_params(w: &Weights) -> Vec<f64> {
+    w.mg().iter().chain(w.eg()).map(|&v| v as f64).collect()
+}
+
+/// Integer weights from float parameters: rounded and bounded by [`MAX_WEIGHT`].
+pub fn params_to_weights(kind: engine::GameKind, p: &[f64]) -> Result<Weights, TuneError> {
+    let round = |v: &f64| {
+        let r = v.round();
+        if r.is_finite() {
+            r.clamp(-(MAX_WEIGHT as f64), MAX_WEIGHT as f64) as i32
+        } else {
+            0
+        }
+    };
+    let n = p.len() / 2;
+    let mg = p[..n].iter().map(round).collect();
+    let eg = p[n..2 * n].iter().map(round).collect();
+    Ok(Weights::from_vectors(kind, mg, eg)?)
+}
+
+/// Adam on a dataset: one call of [`Trainer::epoch`] is one pass over it.
+pub struct Trainer<'a> {
+    data: &'a Dataset,
+    k: f64,
+    lr: f64,
+    batch: usize,
+    params: Vec<f64>,
+    mask: Vec<bool>,
+    m: Vec<f64>,
+    v: Vec<f64>,
+    grad: Vec<f64>,
+    steps: i32,
+}
+
+impl<'a> Trainer<'a> {
+    /// A trainer from initial parameters; `batch` 0 means the full set per step.
+    pub fn new(data: &'a Dataset, init: Vec<f64>, k: f64, lr: f64, batch: usize) -> Self {
+        let len = init.len();
+        let mut mask = data.exercised();
+        mask.resize(len, false);
+        Trainer {
+            data,
+            k,
+            lr,
+            batch: if batch == 0 { data.len().max(1) } else { batch },
+            params: init,
+            mask,
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            grad: vec![0.0; len],
+            steps: 0,
+        }
+    }
+
+    /// One pass over the data, one Adam step per batch; returns the mean loss
+    /// of the batches (each measured before its step).
+    pub fn epoch(&mut self) -> f64 {
+        let n = self.data.len();
+        let mut total = 0.0;
+        let mut start = 0;
+        while start < n {
+            let end = (start + self.batch).min(n);
+            let loss =
+                loss_and_gradient(self.data, &self.params, self.k, start..end, &mut self.grad);
+            total += loss * (end - start) as f64;
+            self.step();
+            start = end;
+        }
+        if n == 0 {
+            f64::NAN
+        } else {
+            total / n as f64
+        }
+    }
+
+    /// One Adam update from the gradient in `self.grad`.
+    fn step(&mut self) {
+        self.steps = self.steps.saturating_add(1);
+        let c1 = 1.0 - BETA1.powi(self.steps);
+        let c2 = 1.0 - BETA2.powi(self.steps);
+        for j in 0..self.params.len() {
+            if !self.mask[j] {
+                continue;
+            }
+            let g = self.grad[j];
+            self.m[j] = BETA1 * self.m[j] + (1.0 - BETA1) * g;
+            self.v[j] = BETA2 * self.v[j] + (1.0 - BETA2) * g * g;
+            let (mh, vh) = (self.m[j] / c1, self.v[j] / c2);
+            self.params[j] -= self.lr * mh / (vh.sqrt() + EPSILON);
+        }
+    }
+
+    /// The current float parameters.
+    pub fn params(&self) -> &[f64] {
+        &self.params
+    }
+
+    /// Which parameters the data exercises (the others never move).
+    pub fn mask(&self) -> &[bool] {
+        &self.mask
+    }
+}
+
+/// Settings of a tuning run.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Adam's step size, in centi-men.
+    pub lr: f64,
+    /// Positions per step; 0 for the full set.
+    pub batch: usize,
+    /// Weight of the search score in the target (0 = the result only).
+    pub lambda: f64,
+    /// The sigmoid scale; fitted to the initial weights when `None`.
+    pub k: Option<f64>,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+impl Default for TuneConfig {
+    fn default() -> Self {
+        TuneConfig {
+            epochs: 100,
+            lr: 1.0,
+            batch: 16384,
+            lambda: 0.0,
+            k: None,
+            progress: false,
+        }
+    }
+}
+
+/// The losses after one epoch (epoch 0: the initial weights).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochLoss {
+    /// The epoch number.
+    pub epoch: usize,
+    /// Training loss (mean over the epoch's batches; epoch 0: full set).
+    pub train: f64,
+    /// Validation loss after the epoch (NaN without a validation set).
+    pub validation: f64,
+}
+
+/// What a tuning run produced.
+#[derive(Clone, Debug)]
+pub struct TuneOutcome {
+    /// The tuned weights: those of the epoch with the lowest validation loss
+    /// (the last epoch when there is no validation set).
+    pub weights: Weights,
+    /// The epoch those weights come from.
+    pub best_epoch: usize,
+    /// The sigmoid scale used.
+    pub k: f64,
+    /// Whether `k` was fitted (else given).
+    pub k_fitted: bool,
+    /// The loss curve, from epoch 0.
+    pub curve: Vec<EpochLoss>,
+    /// Parameters the data exercises (of `2 * features`).
+    pub exercised: usize,
+    /// Wall time of the epochs, in seconds.
+    pub seconds: f64,
+}
+
+/// Fits weights to the loaded data, starting from `init`.
+pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneOutcome, TuneError> {
+    check(cfg)?;
+    let start = weights_to_params(init);
+    if start.len() != 2 * data.train.feature_count() {
+        return Err(TuneError::BadOption(format!(
+            "the initial weights have {} features, the data's game has {}",
+            start.len() / 2,
+            data.train.feature_count()
+        )));
+    }
+    let (k, k_fitted) = match cfg.k {
+        Some(k) => (k, false),
+        None => (crate::kfit::fit_k(&data.train, &start), true),
+    };
+    data.train.set_targets(k, cfg.lambda);
+    data.validation.set_targets(k, cfg.lambda);
+    let (train, valid) = (&data.train, &data.validation);
+    let mut curve = vec![EpochLoss {
+        epoch: 0,
+        train: loss_all(train, &start, k),
+        validation: loss_all(valid, &start, k),
+    }];
+    let bar = progress_bar(cfg);
+    let clock = std::time::Instant::now();
+    let mut trainer = Trainer::new(train, start.clone(), k, cfg.lr, cfg.batch);
+    let exercised = trainer.mask().iter().filter(|&&m| m).count();
+    let mut best = (0usize, curve[0].validation, start);
+    for epoch in 1..=cfg.epochs {
+        let t = trainer.epoch();
+        let v = loss_all(valid, trainer.params(), k);
+        curve.push(EpochLoss {
+            epoch,
+            train: t,
+            validation: v,
+        });
+        if valid.is_empty() || v < best.1 {
+            best = (epoch, v, trainer.params().to_vec());
+        }
+        bar.set_message(format!("train {t:.6}  validation {v:.6}"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(TuneOutcome {
+        weights: params_to_weights(init.kind(), &best.2)?,
+        best_epoch: best.0,
+        k,
+        k_fitted,
+        curve,
+        exercised,
+        seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// Refuses settings outside their ranges.
+fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
+    let bad = |m: String| Err(TuneError::BadOption(m));
+    if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
+        return bad(format!("--lr {}: expected a positive number", cfg.lr));
+    }
+    if !(0.0..=1.0).contains(&cfg.lambda) {
+        return bad(format!(
+            "--lambda {}: expected a number in [0, 1]",
+            cfg.lambda
+        ));
+    }
+    if let Some(k) = cfg.k {
+        if !(k.is_finite() && k > 0.0) {
+            return bad(format!("--k {k}: expected a positive number"));
+        }
+    }
+    Ok(())
+}
+
+/// The per-epoch bar (hidden when not wanted).
+fn progress_bar(cfg: &TuneConfig) -> indicatif::ProgressBar {
+    if !cfg.progress {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(cfg.epochs as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "epoch {pos}/{len} {wide_bar} {msg} [{elapsed_precise}<{eta_precise}]",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,322 @@
+//! Tuner tests: gradient, recovery of known weights, K fitting, bad data
+//! lines, quiet filtering and de-duplication, weights-file round trip.
+
+use engine::bushka::Position;
+use engine::eval::{Features, Weights};
+use engine::{Game, GameKind, MoveList};
+use std::io::Cursor;
+use tuner::kfit::{fit_k, minimise_k, result_loss};
+use tuner::model::{loss_all, loss_and_gradient};
+use tuner::synthetic::{synthetic, SyntheticSpec};
+use tuner::train::{params_to_weights, weights_to_params};
+use tuner::{Dataset, Loader, Sample, Trainer, TuneConfig, TuneError};
+
+/// Deterministic pseudo-random parameters in `-range..=range`.
+fn random_params(n: usize, range: i64, seed: u64) -> Vec<f64> {
+    (0..n)
+        .map(|i| {
+            let r = engine::zobrist::splitmix64(seed ^ (i as u64 + 1));
+            (r % (2 * range as u64 + 1)) as i64 as f64 - range as f64
+        })
+        .collect()
+}
+
+fn spec(positions: usize) -> SyntheticSpec {
+    SyntheticSpec {
+        positions,
+        features: 12,
+        entries: 6,
+        max_value: 3,
+        seed: 11,
+    }
+}
+
+#[test]
+fn gradient_matches_finite_differences() {
+    let truth = random_params(24, 40, 1);
+    let data = synthetic(&spec(2000), &truth, 1.3);
+    // Away from the optimum, so the gradient is not tiny.
+    let w = random_params(24, 30, 2);
+    let mut grad = vec![0.0; 24];
+    let loss = loss_and_gradient(&data, &w, 1.3, 0..data.len(), &mut grad);
+    assert!((loss - loss_all(&data, &w, 1.3)).abs() < 1e-12);
+    let h = 1e-4;
+    for j in 0..24 {
+        let (mut up, mut down) = (w.clone(), w.clone());
+        up[j] += h;
+        down[j] -= h;
+        let fd = (loss_all(&data, &up, 1.3) - loss_all(&data, &down, 1.3)) / (2.0 * h);
+        let tol = 1e-6 + 1e-4 * fd.abs();
+        assert!(
+            (fd - grad[j]).abs() < tol,
+            "parameter {j}: analytic {} finite difference {fd}",
+            grad[j]
+        );
+    }
+}
+
+#[test]
+fn recovers_known_weights() {
+    let truth = random_params(24, 50, 3);
+    let data = synthetic(&spec(20_000), &truth, 1.0);
+    let mut trainer = Trainer::new(&data, vec![0.0; 24], 1.0, 2.0, 1024);
+    let first = trainer.epoch();
+    let mut last = first;
+    for _ in 0..300 {
+        last = trainer.epoch();
+    }
+    assert!(last < first / 100.0, "loss {first} -> {last}");
+    for (j, (&got, &want)) in trainer.params().iter().zip(&truth).enumerate() {
+        assert!(
+            (got - want).abs() < 1.0,
+            "parameter {j}: recovered {got}, true {want}"
+        );
+    }
+}
+
+#[test]
+fn unexercised_weights_keep_their_values() {
+    let truth = random_params(24, 50, 4);
+    let mut data = Dataset::new(12);
+    // Only features 0 and 1 appear, and only in the middle game.
+    for i in 0..200 {
+        data.push(&Sample {
+            entries: vec![(0, (i % 5) as i16 - 2), (1, (i % 3) as i16 - 1)],
+            mg_share: 1.0,
+            result: (i % 2) as f32,
+            score: None,
+        });
+    }
+    let init = random_params(24, 20, 5);
+    let mut trainer = Trainer::new(&data, init.clone(), 1.0, 1.0, 0);
+    for _ in 0..20 {
+        trainer.epoch();
+    }
+    let p = trainer.params();
+    for j in 2..24 {
+        if j != 12 && j != 13 {
+            assert_eq!(p[j], init[j], "parameter {j} moved");
+        }
+    }
+    assert_ne!(p[0], init[0]);
+    let _ = truth;
+}
+
+#[test]
+fn k_fitting_finds_the_minimum() {
+    // A known function of k with its minimum at 2.5.
+    let f = |k: f64| (k.ln() - 2.5f64.ln()).powi(2) + 0.1;
+    assert!((minimise_k(f) - 2.5).abs() < 1e-4);
+
+    // Results drawn exactly from sigmoid(1.7 * eval / 100): the fit finds 1.7,
+    // and no point of a dense scan does better.
+    let truth = random_params(24, 60, 6);
+    let probe = synthetic(&spec(5000), &truth, 1.7);
+    let mut data = Dataset::new(12);
+    for i in 0..probe.len() {
+        let (idx, val) = probe.entries(i);
+        data.push(&Sample {
+            entries: idx.iter().copied().zip(val.iter().copied()).collect(),
+            mg_share: probe.mg_share(i),
+            result: probe.target(i),
+            score: None,
+        });
+    }
+    let k = fit_k(&data, &truth);
+    assert!((k - 1.7).abs() < 1e-3, "fitted k {k}");
+    let evals: Vec<f64> = (0..data.len())
+        .map(|i| tuner::model::eval(&data, &truth, i))
+        .collect();
+    let results: Vec<f64> = (0..data.len()).map(|i| data.result(i) as f64).collect();
+    let at_k = result_loss(&evals, &results, k);
+    for j in 1..=400 {
+        let other = j as f64 * 0.01;
+        assert!(result_loss(&evals, &results, other) >= at_k - 1e-12);
+    }
+}
+
+/// The start position's text and one reached position where a capture is due.
+fn quiet_and_capture() -> (String, String) {
+    let start = Position::start();
+    let mut pos = start;
+    let mut list = MoveList::new();
+    for step in 0..200u64 {
+        if pos.must_capture() {
+            return (start.to_text(), pos.to_text());
+        }
+        pos.generate(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let pick = engine::zobrist::splitmix64(step) as usize % list.len();
+        pos = pos.play(&list[pick]);
+    }
+    panic!("no capture found in the test game");
+}
+
+#[test]
+fn bad_lines_are_reported_with_their_line_numbers() {
+    let (quiet, _) = quiet_and_capture();
+    let text = format!(
+        "0\t{quiet}\t0\t12\t0.5\n\
+         # a comment\n\
+         0\t{quiet}\t0\t12\n\
+         1\tnot a position\t3\t-\t1\n\
+         \n\
+         2\t{quiet}\tx\t5\t1\n\
+         3\t{quiet}\t4\t5\t2\n\
+         4\t{quiet}\t4\tbig\t0\n"
+    );
+    let mut loader = Loader::<Position>::new();
+    loader
+        .add_reader("mem", Cursor::new(text.into_bytes()))
+        .unwrap();
+    let loaded = loader.finish(0.0).unwrap();
+    let r = &loaded.report;
+    assert_eq!(r.lines, 6);
+    assert_eq!(r.bad, 5);
+    let lines: Vec<u64> = r.bad_examples.iter().map(|b| b.line).collect();
+    assert_eq!(lines, vec![3, 4, 6, 7, 8]);
+    assert!(r.bad_examples[0].reason.contains("5 tab-separated"));
+    assert!(r.bad_examples[1].reason.starts_with("position"));
+    assert!(r.bad_examples[2].reason.contains("ply"));
+    assert!(r.bad_examples[3].reason.contains("result"));
+    assert!(r.bad_examples[4].reason.contains("score"));
+    assert_eq!(
+        r.bad_examples[0].to_string().split(':').next(),
+        Some("mem line 3")
+    );
+    assert_eq!(loaded.train.len(), 1);
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut bytes = Vec::new();
+    for i in 0..5000u64 {
+        let r = engine::zobrist::splitmix64(i);
+        bytes.push(match r % 7 {
+            0 => b'\t',
+            1 => b'\n',
+            2 => 0xff,
+            _ => (r >> 8) as u8,
+        });
+    }
+    let mut loader = Loader::<Position>::new();
+    loader.add_reader("junk", Cursor::new(bytes)).unwrap();
+    match loader.finish(0.1) {
+        Err(TuneError::NoData(msg)) => assert!(msg.contains("bad")),
+        other => panic!("expected NoData, got {other:?}"),
+    }
+    assert!(matches!(
+        Loader::<Position>::new().finish(1.5),
+        Err(TuneError::BadOption(_))
+    ));
+}
+
+#[test]
+fn keeps_quiet_positions_and_averages_duplicates() {
+    let (quiet, capture) = quiet_and_capture();
+    let black_to_move = Position::start()
+        .play(&{
+            let mut l = MoveList::new();
+            Position::start().generate(&mut l);
+            l[0]
+        })
+        .to_text();
+    let text = format!(
+        "0\t{quiet}\t0\t40\t1\n\
+         1\t{quiet}\t0\t-\t0\n\
+         1\t{capture}\t9\t10\t0\n\
+         2\t{black_to_move}\t1\t30\t0\n"
+    );
+    let mut loader = Loader::<Position>::new();
+    loader.add_reader("mem", Cursor::new(text)).unwrap();
+    let loaded = loader.finish(0.0).unwrap();
+    let r = &loaded.report;
+    assert_eq!((r.lines, r.bad, r.non_quiet, r.duplicates), (4, 0, 1, 1));
+    assert_eq!(loaded.train.len(), 2);
+    let mut seen = Vec::new();
+    for i in 0..loaded.train.len() {
+        seen.push((loaded.train.result(i), loaded.train.score(i)));
+    }
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Black's score of 30 is White's -30; the duplicates average 1 and 0.
+    assert_eq!(seen, vec![(0.0, Some(-30.0)), (0.5, Some(40.0))]);
+    let fv = Position::start().feature_vec();
+    assert!(loaded.train.entry_count() >= fv.len());
+}
+
+#[test]
+fn validation_split_is_deterministic_and_disjoint() {
+    let start = Position::start();
+    let mut lines = String::new();
+    let mut pos = start;
+    let mut list = MoveList::new();
+    let mut quiet = 0;
+    for ply in 0..400u64 {
+        pos.generate(&mut list);
+        if list.is_empty() {
+            pos = start;
+            continue;
+        }
+        if !pos.must_capture() {
+            quiet += 1;
+        }
+        lines.push_str(&format!("{ply}\t{}\t{ply}\t-\t0.5\n", pos.to_text()));
+        let pick = engine::zobrist::splitmix64(ply) as usize % list.len();
+        pos = pos.play(&list[pick]);
+    }
+    let load = || {
+        let mut l = Loader::<Position>::new();
+        l.add_reader("mem", Cursor::new(lines.clone())).unwrap();
+        l.finish(0.3).unwrap()
+    };
+    let (a, b) = (load(), load());
+    assert_eq!(a.train.len(), b.train.len());
+    assert!(a.validation.len() > 10 && a.train.len() > a.validation.len());
+    assert!(a.train.len() + a.validation.len() <= quiet);
+    for i in 0..a.train.len() {
+        assert_eq!(a.train.entries(i), b.train.entries(i));
+    }
+}
+
+#[test]
+fn tuned_weights_round_trip_through_the_file() {
+    let (quiet, _) = quiet_and_capture();
+    let mut text = String::new();
+    for i in 0..50 {
+        text.push_str(&format!("{i}\t{quiet}\t0\t{}\t{}\n", i * 3, i % 2));
+    }
+    let mut loader = Loader::<Position>::new();
+    loader.add_reader("mem", Cursor::new(text)).unwrap();
+    let mut loaded = loader.finish(0.0).unwrap();
+    let init = Weights::default_for(GameKind::Bushka);
+    let cfg = TuneConfig {
+        epochs: 5,
+        lr: 3.0,
+        batch: 0,
+        lambda: 0.5,
+        k: Some(1.0),
+        progress: false,
+    };
+    let out = tuner::tune(&mut loaded, &init, &cfg).unwrap();
+    assert_eq!(out.curve.len(), 6);
+    assert!(out.exercised > 0);
+    let dir = std::env::temp_dir().join(format!("tuner-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w.json");
+    out.weights.save(&path).unwrap();
+    let back = Weights::load(GameKind::Bushka, &path).unwrap();
+    assert_eq!(back, out.weights);
+    // The float form survives the conversion too.
+    let p = weights_to_params(&back);
+    assert_eq!(params_to_weights(GameKind::Bushka, &p).unwrap(), back);
+    let csv = tuner::plot::curve_csv(&out.curve);
+    assert_eq!(csv.lines().count(), 7);
+    let png = dir.join("w.loss.png");
+    tuner::plot::draw_png(&out.curve, &png).unwrap();
+    assert!(std::fs::metadata(&png).unwrap().len() > 1000);
+    let _ = std::fs::remove_dir_all(&dir);
+    let names = <Position as Features>::NAMES;
+    assert_eq!(back.names(), names);
+}
