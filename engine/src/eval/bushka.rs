@@ -6,6 +6,7 @@
 
 use super::features::{emit_diff, FeatureSink, Features, FEATURE_CAPACITY, PHASE_MAX};
 use crate::bushka::board::{forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS};
+use crate::bushka::movegen::ray_fill;
 use crate::bushka::Position;
 use crate::game::Color;
 
@@ -256,18 +257,6 @@ fn shift_n(mut bb: u64, d: Dir, n: u32) -> u64 {
         bb = shift(bb, d);
     }
     bb
-}
-
-/// Squares on the empty rays of `sliders` in direction `d`.
-#[inline(always)]
-fn ray_fill(sliders: u64, empty: u64, d: Dir) -> u64 {
-    let mut reach = 0;
-    let mut front = shift(sliders, d) & empty;
-    while front != 0 {
-        reach |= front;
-        front = shift(front, d) & empty;
-    }
-    reach
 }
 
 /// Maximal lines of men in `men` along direction `d`: (exactly 2, exactly 3, 4+).

@@ -93,7 +93,7 @@ fn man_capture_starts(s: &Sides, d: Dir) -> u64 {
 
 /// Squares on the empty rays of `sliders` in direction `d` (the king moves).
 #[inline(always)]
-fn ray_fill(sliders: u64, empty: u64, d: Dir) -> u64 {
+pub(crate) fn ray_fill(sliders: u64, empty: u64, d: Dir) -> u64 {
     let mut reach = 0;
     let mut front = shift(sliders, d) & empty;
     while front != 0 {
