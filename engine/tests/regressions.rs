@@ -1,0 +1,86 @@
+//! The fuzz corpus as a regression suite: every input kept in
+//! `fuzz/corpus/` (real examples, inputs the fuzzers found interesting, and
+//! every crash once fixed) is run through the fuzz targets' own checks
+//! (`fuzz/src/lib.rs`) on each `cargo test`, without libFuzzer.
+
+#[path = "../../fuzz/src/lib.rs"]
+mod fuzz_support;
+
+use engine::eval::Weights;
+use engine::{bashnya, bushka, GameKind};
+use std::path::PathBuf;
+
+/// The inputs kept for one fuzz target, in name order.
+fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "empty corpus {}", dir.display());
+    files
+        .into_iter()
+        .map(|p| {
+            let data = std::fs::read(&p).expect("corpus file");
+            (p, data)
+        })
+        .collect()
+}
+
+/// Runs `check` on every input, naming the file that fails.
+fn run_corpus(target: &str, check: impl Fn(&[u8])) {
+    for (path, data) in corpus(target) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
+        if let Err(e) = r {
+            let why = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            panic!("fuzz input {} fails: {why}", path.display());
+        }
+    }
+}
+
+#[test]
+fn corpus_text_bushka() {
+    run_corpus("text_bushka", fuzz_support::check_text::<bushka::Position>);
+}
+
+#[test]
+fn corpus_text_bashnya() {
+    run_corpus(
+        "text_bashnya",
+        fuzz_support::check_text::<bashnya::Position>,
+    );
+}
+
+#[test]
+fn corpus_weights() {
+    run_corpus("weights", |data| {
+        let Ok(text) = std::str::from_utf8(data) else {
+            return;
+        };
+        for kind in [GameKind::Bushka, GameKind::Bashnya] {
+            if let Ok(w) = Weights::from_json(kind, text) {
+                let back = Weights::from_json(kind, &w.to_json()).expect("own JSON");
+                assert_eq!(back, w);
+                fuzz_support::check_weights(&w);
+            }
+        }
+    });
+}
+
+/// The shipped weights files read, write back the same and score mirrored
+/// positions alike (the weights fuzz target's seeds).
+#[test]
+fn shipped_weights_are_symmetric() {
+    for kind in [GameKind::Bushka, GameKind::Bashnya] {
+        let w = Weights::default_for(kind);
+        assert_eq!(Weights::from_json(kind, &w.to_json()).ok(), Some(w.clone()));
+        fuzz_support::check_weights(&w);
+    }
+}

@@ -1,0 +1,69 @@
+//! Training-data files: the resume path (`selfplay::output::recover_data`)
+//! over arbitrary bytes written to a temporary file, and the position field
+//! of every line read in both games.
+#![no_main]
+
+use engine::{bashnya, bushka, Game};
+use libfuzzer_sys::fuzz_target;
+use selfplay::output::recover_data;
+use std::collections::HashSet;
+
+fuzz_target!(|data: &[u8]| {
+    let dir = if std::path::Path::new("/dev/shm").is_dir() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    let path = dir.join(format!("bushka-fuzz-data-{}.txt", std::process::id()));
+    std::fs::write(&path, data).expect("temporary file");
+    // Games 0..4 count as finished; lines of other games are dropped.
+    let finished: HashSet<u64> = (0..4).collect();
+    let result = recover_data(&path, &finished);
+    let out = std::fs::read(&path).expect("read back");
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(path.with_extension("recover.tmp"));
+    match result {
+        Ok(kept) => {
+            let text = std::str::from_utf8(&out).expect("kept lines are text");
+            let input = String::from_utf8_lossy(data);
+            let lines: HashSet<&str> = input.lines().collect();
+            let mut seen = HashSet::new();
+            let mut n = 0;
+            for line in text.lines() {
+                n += 1;
+                assert!(
+                    lines.contains(line),
+                    "a kept line is not in the input: {line}"
+                );
+                let mut f = line.split('\t');
+                let id: u64 = f.next().and_then(|x| x.parse().ok()).expect("kept id");
+                assert!(finished.contains(&id), "line of an unfinished game kept");
+                let ply = f.nth(1).expect("kept ply");
+                assert!(seen.insert((id, ply.to_string())), "duplicate kept: {line}");
+            }
+            assert_eq!(n, kept, "reported count");
+        }
+        Err(e) => {
+            // Only an unreadable file (bytes that are not UTF-8) is refused;
+            // the file is then left as it was.
+            assert!(std::str::from_utf8(data).is_err(), "refused: {e}");
+            assert_eq!(out, data, "a refused file was changed");
+        }
+    }
+    // The position field of every line, as the tuner reads it.
+    if let Ok(text) = std::str::from_utf8(data) {
+        for line in text.lines().take(64) {
+            if let Some(pos) = line.split('\t').nth(1) {
+                if let Ok(p) = bushka::Position::parse_position(pos) {
+                    assert_eq!(bushka::Position::parse_position(&p.to_text()), Ok(p));
+                }
+                if let Ok(p) = bashnya::Position::parse_position(pos) {
+                    assert_eq!(
+                        bashnya::Position::parse_position(&p.to_text()).map(|q| q.to_text()),
+                        Ok(p.to_text())
+                    );
+                }
+            }
+        }
+    }
+});

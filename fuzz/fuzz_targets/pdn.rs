@@ -1,0 +1,57 @@
+//! PDN files: arbitrary bytes through the streaming reader, then every record
+//! that reads is replayed in its game (both games when it names none).
+#![no_main]
+
+use engine::{bashnya, bushka, Game, GameKind};
+use libfuzzer_sys::fuzz_target;
+use selfplay::pdn::{replay, GameRecord, PdnReader};
+
+/// Records read per input (the reader is streaming; this only bounds time).
+const MAX_RECORDS: usize = 64;
+
+fn check_replay<G: Game>(rec: &GameRecord) {
+    let Ok(r) = replay::<G>(rec) else { return };
+    assert_eq!(r.moves.len(), rec.moves.len());
+    // The replayed moves, written in our notation, replay to the same end.
+    let mut p = r.start;
+    let mut texts = Vec::new();
+    for m in &r.moves {
+        texts.push(p.move_text(m));
+        p = p.play(m);
+    }
+    assert_eq!(p, r.end);
+    let mut again = rec.clone();
+    again.moves = texts;
+    let r2 = replay::<G>(&again).unwrap_or_else(|e| panic!("our own notation fails: {e}"));
+    assert_eq!(r2.moves, r.moves);
+    assert_eq!(r2.end, r.end);
+}
+
+fuzz_target!(|data: &[u8]| {
+    for rec in PdnReader::new(data).take(MAX_RECORDS) {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = e.to_string();
+                continue;
+            }
+        };
+        // What was read writes back as a record that reads back the same.
+        let text = rec.to_pdn();
+        let mut again = PdnReader::new(text.as_bytes());
+        let back = match again.next() {
+            Some(Ok(b)) => b,
+            other => panic!("a record read from PDN does not read back: {other:?}\n{text}"),
+        };
+        assert!(again.next().is_none(), "one record wrote as two:\n{text}");
+        assert_eq!(back.to_pdn(), text, "PDN write/read is not a fixed point");
+        match rec.game_kind() {
+            Some(GameKind::Bushka) => check_replay::<bushka::Position>(&rec),
+            Some(GameKind::Bashnya) => check_replay::<bashnya::Position>(&rec),
+            None => {
+                check_replay::<bushka::Position>(&rec);
+                check_replay::<bashnya::Position>(&rec);
+            }
+        }
+    }
+});

@@ -1,0 +1,158 @@
+//! Invariant checks shared by the fuzz targets.
+//!
+//! Every target feeds arbitrary bytes to one of the engine's readers. A
+//! reader may refuse its input with an error; it may never panic, hang or
+//! accept something it cannot write back. What is accepted is checked here:
+//! text round trips, the incremental hash against the hash from scratch,
+//! colour-mirror symmetry, copy-make and the notation of every legal move.
+
+use engine::eval::{Evaluator, Weights};
+use engine::{bashnya, bushka, Game, GameKind, MoveList};
+use std::collections::HashSet;
+
+/// Most move texts tried against one position per input.
+pub const MAX_MOVE_LINES: usize = 64;
+
+/// A game whose hash can be recomputed from scratch.
+pub trait Scratch: Game {
+    /// The Zobrist hash computed from the pieces, not incrementally.
+    fn scratch_hash(&self) -> u64;
+}
+
+impl Scratch for bushka::Position {
+    fn scratch_hash(&self) -> u64 {
+        self.compute_hash()
+    }
+}
+
+impl Scratch for bashnya::Position {
+    fn scratch_hash(&self) -> u64 {
+        self.computed_hash()
+    }
+}
+
+/// The Zobrist hash kept by the position.
+fn zob<G: Game>(p: &G) -> u64 {
+    <G as Game>::hash(p)
+}
+
+/// Checks every invariant of one position and of each position one move on.
+pub fn check_position<G: Scratch>(p: &G) {
+    let before = *p;
+    let text = p.to_text();
+    let back = G::parse_position(&text)
+        .unwrap_or_else(|e| panic!("the position's own text '{text}' is refused: {e}"));
+    assert_eq!(back.to_text(), text, "text round trip");
+    assert_eq!(zob(&back), zob(p), "hash after a text round trip of {text}");
+    assert_eq!(zob(p), p.scratch_hash(), "incremental hash of {text}");
+    let m = p.mirror();
+    assert_eq!(zob(&m), m.scratch_hash(), "hash of the mirror of {text}");
+    assert_eq!(m.mirror().to_text(), text, "mirror twice of {text}");
+    assert_eq!(m.side_to_move(), p.side_to_move().opponent());
+
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    assert_eq!(p.count_moves(), list.len() as u64, "count_moves of {text}");
+    assert_eq!(
+        m.count_moves(),
+        list.len() as u64,
+        "mirror move count of {text}"
+    );
+    let quiet = p.count_if_quiet();
+    assert!(quiet.is_none() || quiet == Some(list.len() as u64));
+    assert_eq!(p.must_capture(), list.iter().any(G::is_capture));
+
+    let mut results = HashSet::new();
+    for mv in list.iter() {
+        let t = p.move_text(mv);
+        match p.parse_move(&t) {
+            Ok(parsed) => assert_eq!(parsed, *mv, "'{t}' names another move in {text}"),
+            Err(e) => panic!("the notation '{t}' of a legal move is refused in {text}: {e}"),
+        }
+        let next = p.play(mv);
+        assert_eq!(*p, before, "play changed the position {text}");
+        assert_eq!(next.side_to_move(), p.side_to_move().opponent());
+        assert_eq!(zob(&next), next.scratch_hash(), "hash after {t} in {text}");
+        let next_text = next.to_text();
+        assert!(
+            G::parse_position(&next_text).is_ok(),
+            "position after {t} in {text} is refused: {next_text}"
+        );
+        assert!(
+            results.insert(next_text),
+            "two moves of {text} give the same position ({t})"
+        );
+    }
+    assert_eq!(p.to_text(), text, "generation changed the position");
+}
+
+/// A position text on the first line, move texts on the others: the texts
+/// are read against the position (or the start when it does not parse).
+pub fn check_text<G: Scratch>(data: &[u8]) {
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut lines = s.split('\n');
+    let first = lines.next().unwrap_or("");
+    let p = match G::parse_position(first) {
+        Ok(p) => {
+            check_position(&p);
+            p
+        }
+        Err(e) => {
+            let _ = e.to_string();
+            G::start()
+        }
+    };
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    for line in lines.take(MAX_MOVE_LINES) {
+        match p.parse_move(line) {
+            Ok(mv) => {
+                assert!(
+                    list.contains(&mv),
+                    "'{line}' parsed to a move that is not legal"
+                );
+                let t = p.move_text(&mv);
+                assert_eq!(p.parse_move(&t).ok(), Some(mv), "round trip of '{line}'");
+                check_position(&p.play(&mv));
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+    }
+}
+
+/// Evaluation invariants of weights that were accepted: a colour-mirrored
+/// position gets the same score for its side to move.
+pub fn check_weights(w: &Weights) {
+    match w.kind() {
+        GameKind::Bushka => eval_symmetry::<bushka::Position>(w),
+        GameKind::Bashnya => eval_symmetry::<bashnya::Position>(w),
+    }
+}
+
+fn eval_symmetry<G: Game>(w: &Weights)
+where
+    Weights: Evaluator<G>,
+{
+    let mut p = G::start();
+    let mut list = MoveList::new();
+    // A short deterministic game: the first legal move, then the last, ...
+    for ply in 0..40 {
+        let e = w.evaluate(&p);
+        assert_eq!(
+            e,
+            w.evaluate(&p.mirror()),
+            "mirror evaluation of {}",
+            p.to_text()
+        );
+        p.generate(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let i = if ply % 2 == 0 { 0 } else { list.len() - 1 };
+        p = p.play(&list[i]);
+    }
+}
