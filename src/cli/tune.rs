@@ -40,6 +40,11 @@ pub struct TuneArgs {
     /// Positions per Adam step; 0 for the full training set.
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// Weights kept at their initial values, comma-separated (`none` for
+    /// none); the default anchors the man at 100 centi-men (`man` for Bushka,
+    /// `man_columns` for Bashnya), so scores stay in centi-men.
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
     /// The loss plot (default: OUT.loss.png).
     #[arg(long)]
     pub plot: Option<PathBuf>,
@@ -69,6 +74,7 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
             args.validation
         );
     }
+    let freeze = frozen::<G>(&args.freeze)?;
     let init = match &args.init {
         Some(p) => Weights::load(G::KIND, p)?,
         None => Weights::default_for(G::KIND),
@@ -103,11 +109,35 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         batch: args.batch,
         lambda: args.lambda,
         k: args.k,
+        freeze,
         progress: !args.quiet,
     };
     let outcome = tuner::tune(&mut loaded, &init, &cfg)?;
     report(&outcome, &loaded);
     write_outputs(args, &outcome)
+}
+
+/// The feature indices named by `--freeze` (default: the game's man).
+fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
+    let names: Vec<&str> = if names.is_empty() {
+        vec![match G::KIND {
+            GameKind::Bushka => "man",
+            GameKind::Bashnya => "man_columns",
+        }]
+    } else {
+        names.iter().map(|s| s.trim()).collect()
+    };
+    if names == ["none"] {
+        return Ok(Vec::new());
+    }
+    names
+        .iter()
+        .map(|n| {
+            G::feature_index(n).ok_or_else(|| {
+                anyhow::anyhow!("--freeze: '{n}' is not a weight of {}", G::KIND.name())
+            })
+        })
+        .collect()
 }
 
 /// Prints K, the losses and the exercised weights.

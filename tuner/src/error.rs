@@ -6,12 +6,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum TuneError {
     /// A file could not be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file concerned.
         path: String,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (part of the message, so not a separate source).
+        error: std::io::Error,
     },
     /// No line of the data gave a usable position.
     #[error("no usable positions in the data ({0})")]

@@ -191,9 +191,9 @@ impl<G: Features> Loader<G> {
 
     /// Reads one data file.
     pub fn add_file(&mut self, path: &Path) -> Result<(), TuneError> {
-        let io = |source| TuneError::Io {
+        let io = |error| TuneError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         };
         let file = std::fs::File::open(path).map_err(io)?;
         let reader = std::io::BufReader::with_capacity(1 << 20, file);

@@ -23,9 +23,9 @@ pub fn curve_csv(curve: &[EpochLoss]) -> String {
 
 /// Writes a text file atomically (a temporary beside it, then a rename).
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), TuneError> {
-    let io = |source| TuneError::Io {
+    let io = |error| TuneError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp{}", std::process::id()));

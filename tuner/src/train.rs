@@ -109,6 +109,17 @@ impl<'a> Trainer<'a> {
         }
     }
 
+    /// Keeps both halves of a feature's weight where they are (an anchor,
+    /// such as the man at 100 centi-men).
+    pub fn freeze(&mut self, feature: usize) {
+        let n = self.params.len() / 2;
+        for j in [feature, n + feature] {
+            if let Some(m) = self.mask.get_mut(j) {
+                *m = false;
+            }
+        }
+    }
+
     /// The current float parameters.
     pub fn params(&self) -> &[f64] {
         &self.params
@@ -133,6 +144,8 @@ pub struct TuneConfig {
     pub lambda: f64,
     /// The sigmoid scale; fitted to the initial weights when `None`.
     pub k: Option<f64>,
+    /// Features whose weights stay at their initial values (indices).
+    pub freeze: Vec<usize>,
     /// Show a progress bar.
     pub progress: bool,
 }
@@ -145,6 +158,7 @@ impl Default for TuneConfig {
             batch: 16384,
             lambda: 0.0,
             k: None,
+            freeze: Vec::new(),
             progress: false,
         }
     }
@@ -207,6 +221,9 @@ pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneO
     let bar = progress_bar(cfg);
     let clock = std::time::Instant::now();
     let mut trainer = Trainer::new(train, start.clone(), k, cfg.lr, cfg.batch);
+    for &f in &cfg.freeze {
+        trainer.freeze(f);
+    }
     let exercised = trainer.mask().iter().filter(|&&m| m).count();
     let mut best = (0usize, curve[0].validation, start);
     for epoch in 1..=cfg.epochs {

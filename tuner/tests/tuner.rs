@@ -297,10 +297,12 @@ fn tuned_weights_round_trip_through_the_file() {
         batch: 0,
         lambda: 0.5,
         k: Some(1.0),
+        freeze: vec![0],
         progress: false,
     };
     let out = tuner::tune(&mut loaded, &init, &cfg).unwrap();
     assert_eq!(out.curve.len(), 6);
+    assert_eq!(out.weights.weight("man"), init.weight("man"));
     assert!(out.exercised > 0);
     let dir = std::env::temp_dir().join(format!("tuner-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
