@@ -578,7 +578,7 @@ where
             if let Some((llr, s)) = tally.sprt() {
                 let status = s.status(llr);
                 if status != SprtStatus::Continue && decided.is_none() {
-                    decided = Some(status);
+                    decided = Some((status, llr, tally.done));
                     stop.store(true, Relaxed);
                 }
             }
@@ -589,8 +589,17 @@ where
     if let Some(e) = error {
         return Err(e);
     }
-    let _ = decided;
-    let summary = tally.summary();
+    let mut summary = tally.summary();
+    // Games under way when the test decided are kept and counted, which can
+    // move the final LLR; the decision stands as taken.
+    if let (Some((status, llr, games)), Some(sp)) = (decided, summary.sprt.as_mut()) {
+        let verdict = if status == SprtStatus::AcceptH1 {
+            "H1 accepted"
+        } else {
+            "H0 accepted"
+        };
+        sp.status = format!("{verdict} at {games} games (LLR {llr:.3})");
+    }
     if let Some(path) = &cfg.json {
         let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
         write_atomic(path, &text)?;
