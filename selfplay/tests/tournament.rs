@@ -161,3 +161,18 @@ fn bad_configurations_are_refused() {
     )
     .is_err());
 }
+
+#[test]
+fn the_sprt_stops_a_match_once_it_decides() {
+    let mut cfg = config(
+        &["name=engine,depth=2", "name=random,kind=random"],
+        400,
+        starts::<bushka::Position>(),
+    );
+    cfg.sprt = Some(selfplay::stats::Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap());
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    let sprt = s.sprt.expect("a two-engine match reports its SPRT");
+    assert!(sprt.status.starts_with("H1 accepted"), "{}", sprt.status);
+    assert!(s.games < 400, "stopped early: {} games", s.games);
+    assert!(sprt.upper > 0.0 && sprt.lower < 0.0);
+}
