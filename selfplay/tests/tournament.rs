@@ -152,12 +152,14 @@ fn bad_configurations_are_refused() {
     assert!(run::<bushka::Position>(&cfg).is_err());
     assert!(make_player::<bushka::Position>(
         &EngineSpec::parse("name=x,weights=/nonexistent.json").unwrap(),
-        1
+        1,
+        None
     )
     .is_err());
     assert!(make_player::<bushka::Position>(
         &EngineSpec::parse("name=x,cmd=/nonexistent/engine").unwrap(),
-        1
+        1,
+        None
     )
     .is_err());
 }
