@@ -27,11 +27,7 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
     let probe = run(&["tb", "probe", "--position", pos, "--dir", d]);
     let value = probe.lines().next().unwrap().to_string();
     let analyze = run(&["analyze", "--position", pos, "--tb", d, "--depth", "4"]);
-    let last_info = analyze
-        .lines()
-        .filter(|l| l.starts_with("info"))
-        .last()
-        .unwrap();
+    let last_info = analyze.lines().rfind(|l| l.starts_with("info")).unwrap();
     let expect = match value.split(' ').collect::<Vec<_>>()[..] {
         ["value", "win", n] => format!("score win {n} "),
         ["value", "loss", n] => format!("score loss {n} "),
