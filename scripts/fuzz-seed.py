@@ -93,6 +93,7 @@ def seed_game(game, pdn_path, data_path):
     # Training data: runs of consecutive lines.
     for i in range(0, min(len(data), 2000), 97):
         put("data", "\n".join(data[i:i + 12]) + "\n")
+        put("tuner_data", "\n".join(data[i:i + 12]) + "\n")
     return gs, data
 
 

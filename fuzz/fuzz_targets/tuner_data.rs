@@ -1,0 +1,30 @@
+//! Training-data lines as the tuner reads them: `tuner::parse_line` on every
+//! line (what it accepts writes back and reads back the same), then the
+//! streaming loader of both games over the whole input.
+#![no_main]
+
+use engine::{bashnya, bushka};
+use libfuzzer_sys::fuzz_target;
+use tuner::{parse_line, Loader};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        for line in text.lines().take(256) {
+            let Ok(d) = parse_line(line) else { continue };
+            assert!(d.result == 0.0 || d.result == 0.5 || d.result == 1.0);
+            let score = d.score.map_or("-".to_string(), |s| s.to_string());
+            let again = format!(
+                "{}\t{}\t{}\t{score}\t{}",
+                d.game, d.position, d.ply, d.result
+            );
+            let back = parse_line(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));
+            assert_eq!(back, d, "data line round trip");
+        }
+    }
+    let mut a = Loader::<bushka::Position>::new();
+    a.add_reader("fuzz", data).expect("reading a slice");
+    let _ = a.finish(0.25).map(|l| l.report.lines);
+    let mut b = Loader::<bashnya::Position>::new();
+    b.add_reader("fuzz", data).expect("reading a slice");
+    let _ = b.finish(0.0);
+});
