@@ -123,6 +123,10 @@ fn bad_input_is_one_line_and_status_2() {
         "a2",
     );
     refused(&["analyze", "--depth", "0"], "0");
+    refused(
+        &["analyze", "--depth", "1", "--hash", "60000"],
+        "hash must be from 1 to",
+    );
 }
 
 #[test]

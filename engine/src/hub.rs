@@ -452,6 +452,7 @@ impl Hub {
             }
             "hash" => {
                 let mb: usize = parse_in(value, 1, 65536, "hash")?;
+                crate::tt::check_hash_mib(mb)?;
                 self.hash = mb;
                 on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_hash(mb));
             }

@@ -45,6 +45,35 @@ const BUCKET: usize = 4;
 #[derive(Default)]
 struct Bucket([Entry; BUCKET]);
 
+/// The largest table this machine can hold: half its physical memory, in MiB.
+pub fn max_hash_mib() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf only reads system constants.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return ((pages as u64 * size as u64 / 2) >> 20).max(1) as usize;
+        }
+    }
+    65536
+}
+
+/// Refuses a table size that would exhaust the machine's memory.
+pub fn check_hash_mib(mib: usize) -> Result<(), String> {
+    let max = max_hash_mib();
+    if mib == 0 || mib > max {
+        return Err(format!(
+            "hash must be from 1 to {max} MiB (half of this machine's memory), got {mib}"
+        ));
+    }
+    Ok(())
+}
+
 /// The shared table.
 pub struct Table {
     buckets: Vec<Bucket>,

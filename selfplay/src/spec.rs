@@ -137,6 +137,13 @@ impl EngineSpec {
         if spec.name.is_empty() {
             return Err(SpecError::NoName(text.to_string()));
         }
+        if engine::tt::check_hash_mib(spec.hash).is_err() {
+            return Err(SpecError::BadValue(
+                "hash".into(),
+                spec.hash.to_string(),
+                "more than half of this machine's memory",
+            ));
+        }
         spec.kind = match (kind.as_deref(), cmd) {
             (_, Some(c)) => Kind::External(c),
             (None | Some("search"), None) => Kind::Search,

@@ -92,6 +92,7 @@ pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
 
 fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
+    engine::tt::check_hash_mib(args.hash as usize).map_err(anyhow::Error::msg)?;
     let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
     let eval = evaluator::<G>(args.weights.as_deref())?;
     if let Some(dir) = &args.tb {

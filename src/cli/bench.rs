@@ -35,6 +35,7 @@ pub fn bench(game: GameKind, threads: u32, depth: Option<u32>, hash: u32) -> Res
 
 fn run<G: EvalSource>(game: GameKind, threads: u32, depth: u32, hash: u32) -> Result<()> {
     let eval = evaluator::<G>(None)?;
+    engine::tt::check_hash_mib(hash as usize).map_err(anyhow::Error::msg)?;
     let mut engine = Engine::<G>::new(hash as usize, threads as usize);
     let (mut nodes, start) = (0u64, Instant::now());
     for (i, line) in positions(game)

@@ -63,6 +63,7 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
         Some(w) => G::load_eval(w).map_err(anyhow::Error::msg)?,
         None => G::default_eval(),
     };
+    engine::tt::check_hash_mib(args.hash as usize).map_err(anyhow::Error::msg)?;
     let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
     if let Some(dir) = &args.tb {
         let oracle =
