@@ -202,8 +202,16 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         GameKind::Bashnya => run_game::<bashnya::Position>(&cfg)?,
     };
     print!("{}", table(&summary));
-    let minutes = start.elapsed().as_secs_f64() / 60.0;
-    println!("{} games in {:.1} min", summary.games, minutes);
+    let secs = start.elapsed().as_secs_f64();
+    let rate = if secs > 0.0 {
+        summary.games as f64 * 60.0 / secs
+    } else {
+        0.0
+    };
+    println!(
+        "{} games in {:.1} s ({:.0} games/min)",
+        summary.games, secs, rate
+    );
     Ok(())
 }
 
