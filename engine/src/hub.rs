@@ -4,7 +4,7 @@
 //! The reader loop runs on the caller's thread; `go think` searches on a
 //! worker thread so that `stop`, `ping` and `quit` are answered at once.
 
-use crate::eval::{Evaluator, Material};
+use crate::eval::Evaluator;
 use crate::game::{Game, GameKind};
 use crate::search::{Clock, Engine, Info, Limits, Oracle, Score, SearchInput};
 use crate::{bashnya, bushka};
@@ -554,14 +554,6 @@ pub fn run(input: impl BufRead, out: Output) {
     if let Some(h) = hub.search.take() {
         let _ = h.join();
     }
-}
-
-/// Material-only evaluation, shared.
-pub fn material<G: Game>() -> SharedEval<G>
-where
-    Material: Evaluator<G>,
-{
-    Arc::new(Material::default())
 }
 
 #[cfg(test)]

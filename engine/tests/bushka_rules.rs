@@ -318,8 +318,14 @@ fn long_form_when_two_captures_share_a_text() {
                 for (m, t) in list.iter().zip(&texts) {
                     assert_eq!(p.parse_move(t), Ok(*m));
                     if t.contains('(') {
-                        let short = &t[..t.find('(').unwrap()];
+                        let open = t.find('(').unwrap();
+                        let short = &t[..open];
                         assert!(matches!(p.parse_move(short), Err(MoveError::Ambiguous(..))));
+                        // The captured squares may be given in any order.
+                        let mut squares: Vec<&str> = t[open + 1..t.len() - 1].split(',').collect();
+                        squares.reverse();
+                        let reordered = format!("{short}({})", squares.join(","));
+                        assert_eq!(p.parse_move(&reordered), Ok(*m), "{reordered}");
                     }
                 }
             }

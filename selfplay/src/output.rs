@@ -3,7 +3,7 @@
 use crate::pdn::{GameRecord, PdnReader};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// A file that every finished game is appended to and flushed.
@@ -141,6 +141,5 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
     f.write_all(text.as_bytes())
         .and_then(|_| f.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    f.seek(SeekFrom::Start(0)).ok();
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
 }
