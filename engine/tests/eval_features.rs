@@ -189,14 +189,32 @@ fn dot<G: Features>(w: &Weights, p: &G) -> i32 {
     }
 }
 
+/// Every weight at the largest magnitude a file may give, signs at random:
+/// the compiled evaluator must not overflow where the plain sum does not.
+fn extreme_weights(kind: GameKind, seed: u64) -> Weights {
+    let mut rng = Rng64::seed_from_u64(seed);
+    let n = Weights::zero(kind).names().len();
+    let max = engine::eval::weights::MAX_WEIGHT;
+    let mut v = || {
+        (0..n)
+            .map(|_| if rng.random_bool(0.5) { max } else { -max })
+            .collect()
+    };
+    Weights::from_vectors(kind, v(), v()).unwrap()
+}
+
 fn check_dot<G: Features>(positions: &[G]) {
     for w in [
         Weights::default_for(G::KIND),
         Weights::material(G::KIND),
         random_weights(G::KIND, 9),
+        extreme_weights(G::KIND, 10),
     ] {
+        // The search's evaluator, compiled from the weights, scores the same.
+        let compiled = G::compile(&w);
         for p in positions {
             assert_eq!(w.evaluate(p), dot(&w, p), "{p:?}");
+            assert_eq!(compiled.evaluate(p), w.evaluate(p), "compiled: {p:?}");
             let fv = p.feature_vec();
             assert_eq!(w.score_features(&fv, p.phase()), w.score_white(p));
             assert!((0..=PHASE_MAX).contains(&p.phase()));

@@ -25,16 +25,28 @@ pub fn default_depth(game: GameKind) -> u32 {
 }
 
 /// `bushka bench`.
-pub fn bench(game: GameKind, threads: u32, depth: Option<u32>, hash: u32) -> Result<()> {
+pub fn bench(
+    game: GameKind,
+    threads: u32,
+    depth: Option<u32>,
+    hash: u32,
+    weights: Option<&str>,
+) -> Result<()> {
     let depth = depth.unwrap_or_else(|| default_depth(game));
     match game {
-        GameKind::Bushka => run::<bushka::Position>(game, threads, depth, hash),
-        GameKind::Bashnya => run::<bashnya::Position>(game, threads, depth, hash),
+        GameKind::Bushka => run::<bushka::Position>(game, threads, depth, hash, weights),
+        GameKind::Bashnya => run::<bashnya::Position>(game, threads, depth, hash, weights),
     }
 }
 
-fn run<G: EvalSource>(game: GameKind, threads: u32, depth: u32, hash: u32) -> Result<()> {
-    let eval = evaluator::<G>(None)?;
+fn run<G: EvalSource>(
+    game: GameKind,
+    threads: u32,
+    depth: u32,
+    hash: u32,
+    weights: Option<&str>,
+) -> Result<()> {
+    let eval = evaluator::<G>(weights)?;
     engine::tt::check_hash_mib(hash as usize).map_err(anyhow::Error::msg)?;
     let mut engine = Engine::<G>::new(hash as usize, threads as usize);
     let (mut nodes, start) = (0u64, Instant::now());

@@ -120,6 +120,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+        /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
+        #[arg(long)]
+        weights: Option<String>,
     },
 }
 
@@ -219,7 +222,8 @@ pub fn run() -> i32 {
             threads,
             depth,
             hash,
-        } => bench::bench(game, threads, depth, hash),
+            weights,
+        } => bench::bench(game, threads, depth, hash, weights.as_deref()),
     };
     match result {
         Ok(()) => 0,

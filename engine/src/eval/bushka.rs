@@ -5,6 +5,8 @@
 //! the values emitted are White minus Black (see [`super::features`]).
 
 use super::features::{emit_diff, FeatureSink, Features, FEATURE_CAPACITY, PHASE_MAX};
+use super::weights::{taper, Weights};
+use super::Evaluator;
 use crate::bushka::board::{forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS};
 use crate::bushka::movegen::ray_fill;
 use crate::bushka::Position;
@@ -274,16 +276,18 @@ fn line_counts(men: u64, d: Dir) -> [u32; 3] {
     [n2 - n3, n3 - n4, n4]
 }
 
-/// Every scalar feature of one side, measured from its own side of the board.
+/// The scalar features of one side that depend on how pieces stand together
+/// (lines, exposure, isolation, mobility), measured from its own side of the
+/// board. The others ([`MAN`], [`KING`], [`BACK_RANK`], [`CENTRE`],
+/// [`TEMPO`]) are sums over single pieces and are left at zero here (see
+/// [`side_scalars`] and [`Compiled`]).
 #[inline(always)]
-fn side_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
+fn pattern_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
     let them = us.opponent();
     let (men, kings) = (pos.men(us), pos.kings(us));
     let (opp, opp_men) = (pos.pieces(them), pos.men(them));
     let empty = BOARD & !pos.occupied();
     let mut f = [0u32; SCALARS];
-    f[MAN] = men.count_ones();
-    f[KING] = kings.count_ones();
     let letter = line_counts(men, Dir::NE);
     let number = line_counts(men, Dir::NW);
     f[LINE2_LETTER..=LINE4_LETTER].copy_from_slice(&letter);
@@ -306,8 +310,6 @@ fn side_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
         f[LINEAR_THREAT] += (men & behind_is_man & front_empty & shift_n(opp, r, 2)).count_ones();
     }
     f[ISOLATED] = (men & !neighbours).count_ones();
-    f[BACK_RANK] = (men & promotion_row(them)).count_ones();
-    f[CENTRE] = ((men | kings) & CENTRE_SQUARES).count_ones();
     for d in forward(us) {
         // Each man whose chain of own men ahead ends on an empty square is one move.
         let r = d.reverse();
@@ -322,11 +324,146 @@ fn side_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
             f[MOBILITY_KINGS] += ray_fill(kings, empty, d).count_ones();
         }
     }
+    f
+}
+
+/// How far a man on `sq` of `side` has advanced: rows from its own back rank.
+#[inline(always)]
+fn advance(sq: u8, side: Color) -> u32 {
+    let y = to_xy(sq).1 as u32;
+    if side == Color::White {
+        y
+    } else {
+        9 - y
+    }
+}
+
+/// Every scalar feature of one side, measured from its own side of the board.
+#[inline(always)]
+fn side_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
+    let them = us.opponent();
+    let (men, kings) = (pos.men(us), pos.kings(us));
+    let mut f = pattern_scalars(pos, us);
+    f[MAN] = men.count_ones();
+    f[KING] = kings.count_ones();
+    f[BACK_RANK] = (men & promotion_row(them)).count_ones();
+    f[CENTRE] = ((men | kings) & CENTRE_SQUARES).count_ones();
     for (y, row) in ROWS.iter().enumerate() {
         let advance = if us == Color::White { y } else { 9 - y } as u32;
         f[TEMPO] += advance * (men & row).count_ones();
     }
     f
+}
+
+/// Bushka weights compiled for the search: exactly the score of
+/// [`Weights::score_white`], computed faster.
+///
+/// The evaluation is linear in the features, so every feature that is a sum
+/// over single pieces (material, piece-square values, back rank, centre,
+/// tempo) is folded into one table per piece kind and colour: a piece costs
+/// one table read instead of five feature entries. The pattern features are
+/// counted for both sides as before and weighted in one pass.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// `(mg, eg)` of a piece on a square, in White's favour (Black's
+    /// entries negative): white man, white king, black man, black king.
+    table: [[(i32, i32); 64]; 4],
+    /// `(mg, eg)` weights of the pattern features (zero for the folded ones).
+    pattern: [(i32, i32); SCALARS],
+}
+
+impl Compiled {
+    /// Folds Bushka weights; `None` for weights of another game.
+    pub fn new(w: &Weights) -> Option<Compiled> {
+        if w.kind() != crate::game::GameKind::Bushka || w.mg().len() != COUNT {
+            return None;
+        }
+        let (mg, eg) = (w.mg(), w.eg());
+        let pair = |i: usize| (mg[i], eg[i]);
+        let mut table = [[(0, 0); 64]; 4];
+        for sq in Bits(BOARD) {
+            for (slot, side, king) in [
+                (0, Color::White, false),
+                (1, Color::White, true),
+                (2, Color::Black, false),
+                (3, Color::Black, true),
+            ] {
+                // The features of one piece, in its owner's terms.
+                let mut features = vec![(if king { KING } else { MAN }, 1)];
+                let own = if side == Color::White {
+                    sq
+                } else {
+                    TURNED[sq as usize]
+                };
+                let pst = PST_INDEX[king as usize][own as usize];
+                if pst != NO_INDEX {
+                    features.push((pst as usize, 1));
+                }
+                if CENTRE_SQUARES & (1 << sq) != 0 {
+                    features.push((CENTRE, 1));
+                }
+                if !king {
+                    if promotion_row(side.opponent()) & (1 << sq) != 0 {
+                        features.push((BACK_RANK, 1));
+                    }
+                    features.push((TEMPO, advance(sq, side) as i32));
+                }
+                let sign = if side == Color::White { 1 } else { -1 };
+                let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
+                    let (wm, we) = pair(i);
+                    (m + wm as i64 * n as i64, e + we as i64 * n as i64)
+                });
+                // At most five weights of at most MAX_WEIGHT, the tempo one
+                // times nine: far inside i32.
+                table[slot][sq as usize] = ((sign * m) as i32, (sign * e) as i32);
+            }
+        }
+        let mut pattern = [(0, 0); SCALARS];
+        for (i, p) in pattern.iter_mut().enumerate() {
+            if ![MAN, KING, BACK_RANK, CENTRE, TEMPO].contains(&i) {
+                *p = pair(i);
+            }
+        }
+        Some(Compiled { table, pattern })
+    }
+
+    /// White's score: the same value as [`Weights::score_white`].
+    #[inline]
+    pub fn score_white(&self, pos: &Position) -> i32 {
+        let (mut mg, mut eg) = (0i64, 0i64);
+        let boards = [
+            pos.men(Color::White),
+            pos.kings(Color::White),
+            pos.men(Color::Black),
+            pos.kings(Color::Black),
+        ];
+        for (table, bb) in self.table.iter().zip(boards) {
+            for sq in Bits(bb) {
+                let (m, e) = table[sq as usize & 63];
+                mg += m as i64;
+                eg += e as i64;
+            }
+        }
+        let white = pattern_scalars(pos, Color::White);
+        let black = pattern_scalars(pos, Color::Black);
+        for i in 0..SCALARS {
+            let d = white[i] as i64 - black[i] as i64;
+            mg += self.pattern[i].0 as i64 * d;
+            eg += self.pattern[i].1 as i64 * d;
+        }
+        taper(mg, eg, pos.phase())
+    }
+}
+
+impl Evaluator<Position> for Compiled {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let white = self.score_white(pos);
+        match pos.side() {
+            Color::White => white,
+            Color::Black => -white,
+        }
+    }
 }
 
 /// Emits one piece-square entry per piece of `bb` (`king` picks the table).
@@ -356,6 +493,13 @@ impl Features for Position {
         emit_pst(out, self.men(Color::Black), false, false);
         emit_pst(out, self.kings(Color::White), true, true);
         emit_pst(out, self.kings(Color::Black), true, false);
+    }
+
+    fn compile(weights: &Weights) -> std::sync::Arc<dyn Evaluator<Self>> {
+        match Compiled::new(weights) {
+            Some(c) => std::sync::Arc::new(c),
+            None => std::sync::Arc::new(weights.clone()),
+        }
     }
 
     /// Pieces on the board, 30 (the start) or more being the full middle game.

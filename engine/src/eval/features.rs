@@ -8,7 +8,9 @@
 //! and the phase is the same for both colours; the side-to-move score is the
 //! White score, negated when Black is to move.
 
+use super::{Evaluator, Weights};
 use crate::game::Game;
+use std::sync::Arc;
 
 /// The phase of a full board (pure middle game); 0 is a bare end game.
 pub const PHASE_MAX: i32 = 256;
@@ -123,6 +125,13 @@ pub trait Features: Game {
 
     /// The game phase, `0` (end game) ..= [`PHASE_MAX`] (full board).
     fn phase(&self) -> i32;
+
+    /// An evaluator that gives exactly the score of `weights` on every
+    /// position, built for the search's speed; by default the weights
+    /// themselves.
+    fn compile(weights: &Weights) -> Arc<dyn Evaluator<Self>> {
+        Arc::new(weights.clone())
+    }
 
     /// The features collected into a vector (for the tuner and tests).
     fn feature_vec(&self) -> FeatureVec {

@@ -73,7 +73,7 @@ pub fn default_eval<G: Features>() -> std::sync::Arc<dyn Evaluator<G>>
 where
     Material: Evaluator<G>,
 {
-    std::sync::Arc::new(Weights::default_for(G::KIND))
+    G::compile(&Weights::default_for(G::KIND))
 }
 
 /// The evaluation named by a `--weights` value: `material`, `default`, or a weights file.
@@ -85,7 +85,7 @@ where
         "material" => Ok(std::sync::Arc::new(Material::default())),
         "default" => Ok(default_eval::<G>()),
         _ => Weights::load(G::KIND, std::path::Path::new(path))
-            .map(|w| std::sync::Arc::new(w) as std::sync::Arc<dyn Evaluator<G>>)
+            .map(|w| G::compile(&w))
             .map_err(|e| e.to_string()),
     }
 }

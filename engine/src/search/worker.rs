@@ -35,7 +35,7 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
 }
 
 /// Entries of the per-thread evaluation cache (a power of two).
-const EVAL_CACHE: usize = 1 << 16;
+const EVAL_CACHE: usize = 1 << 12;
 
 /// Win and loss scores are stored relative to the node, not the root.
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -307,7 +307,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         }
         let depth = depth.max(0);
         let pv_node = beta - alpha > 1;
-        let hit = self.shared.tt.probe(key);
+        // Quiescence nodes (depth 0) neither read nor write the table: their
+        // entries would crowd out deeper ones and save almost no nodes.
+        let hit = if depth > 0 {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
         let mut tt_move = None;
         if let Some(h) = hit {
             tt_move = h.move_index.and_then(|i| list.get(i as usize)).copied();
@@ -323,12 +329,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 }
             }
         }
-        // Order: indices sorted by score, highest first.
-        let mut order: MoveList<(i32, u16)> = list
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (self.ordering.score(pos, m, ply, tt_move.as_ref()), i as u16))
-            .collect();
+        // Ordering keys: the move's score above its index in the list.
+        let mut keys: MoveList<i64> = MoveList::new();
+        for (i, m) in list.iter().enumerate() {
+            let score = self.ordering.score(pos, m, ply, tt_move.as_ref());
+            keys.push(((score as i64) << 16) | i as i64);
+        }
+        let index_of = |key: i64| key as u16 as usize;
 
         // A lone legal move costs no depth: forced lines are seen to their end.
         let child_depth = if list.len() == 1 && depth > 0 {
@@ -338,15 +345,20 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         };
         let alpha0 = alpha;
         let mut best = -INF;
-        let mut best_index = order[0].1;
-        for n in 0..order.len() {
+        let mut best_index = 0;
+        for n in 0..keys.len() {
             // Selection sort, one step at a time: a cut-off spares sorting the rest.
-            let pick = (n..order.len())
-                .max_by_key(|&j| (order[j].0, std::cmp::Reverse(j)))
-                .unwrap_or(n);
-            order.swap(n, pick);
-            let idx = order[n].1;
-            let mv = list[idx as usize];
+            // Ties go to the earliest slot (the swaps below shuffle the rest a
+            // little, which the bench signature depends on).
+            let mut pick = n;
+            for j in n + 1..keys.len() {
+                if keys[j] >> 16 > keys[pick] >> 16 {
+                    pick = j;
+                }
+            }
+            keys.swap(n, pick);
+            let idx = index_of(keys[n]);
+            let mv = list[idx];
             let child = pos.play(&mv);
             let rev = if pos.is_irreversible(&mv) {
                 0
@@ -375,34 +387,40 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 best_index = idx;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    if pv_node {
+                        // Only principal-variation nodes build a variation:
+                        // a null-window node's line is never reported.
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
                     if score >= beta {
-                        let tried = order[..n].iter().map(|&(_, i)| &list[i as usize]);
+                        let tried = keys[..n].iter().map(|&k| &list[index_of(k)]);
                         self.ordering.cutoff(pos, &mv, ply, depth, tried);
                         break;
                     }
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            Hit {
-                move_index: Some(best_index),
-                score: to_tt(best, ply),
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-            },
-        );
+        if depth > 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                Hit {
+                    move_index: Some(best_index as u16),
+                    score: to_tt(best, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
         best
     }
 }
