@@ -10,6 +10,8 @@
 //! counts the prisoners one capture would free instead.
 
 use super::features::{emit_diff, FeatureSink, Features, FEATURE_CAPACITY, PHASE_MAX};
+use super::weights::{taper, Weights};
+use super::Evaluator;
 use crate::bashnya::geometry::{
     file_of, open_run, rank_of, shift, square_at, Bitboard, NE, NEIGHBOUR, NONE, NW, RANK_1,
     RANK_8, SE, SQUARES, SW,
@@ -201,9 +203,12 @@ fn column_counts(col: u64, black: bool) -> ColumnCounts {
     }
 }
 
-/// Scalar features of both sides, `[white, black]`.
+/// Scalar features of both sides, `[white, black]`. Without `folded`, the
+/// features that are sums over single columns ([`MAN_COLUMNS`],
+/// [`KING_COLUMNS`], [`BACK_RANK`], [`CENTRE`], [`TEMPO`]) are left at zero
+/// (see [`Compiled`]).
 #[inline(always)]
-fn scalars(pos: &Position) -> [[u32; SCALARS]; 2] {
+fn scalars(pos: &Position, folded: bool) -> [[u32; SCALARS]; 2] {
     let mut f = [[0u32; SCALARS]; 2];
     let occ = pos.occupied();
     let empty = !occ;
@@ -215,20 +220,21 @@ fn scalars(pos: &Position) -> [[u32; SCALARS]; 2] {
         let enemy = pos.columns_of(us.opponent());
         let (men_cols, king_cols) = (own & !kings, own & kings);
         let s = &mut f[u];
-        s[MAN_COLUMNS] = men_cols.count_ones();
-        s[KING_COLUMNS] = king_cols.count_ones();
         let (home, forward) = match us {
             Color::White => (RANK_1, [NE, NW]),
             Color::Black => (RANK_8, [SE, SW]),
         };
-        s[BACK_RANK] = (men_cols & home).count_ones();
-        s[CENTRE] = (own & CENTRE_SQUARES).count_ones();
+        if folded {
+            s[MAN_COLUMNS] = men_cols.count_ones();
+            s[KING_COLUMNS] = king_cols.count_ones();
+            s[BACK_RANK] = (men_cols & home).count_ones();
+            s[CENTRE] = (own & CENTRE_SQUARES).count_ones();
+            for rank in 0..8u32 {
+                s[TEMPO] += advance(rank, us) * (men_cols & (0xF << (4 * rank))).count_ones();
+            }
+        }
         for d in forward {
             s[MOBILITY_MEN] += (shift(men_cols, d) & empty).count_ones();
-        }
-        for rank in 0..8u32 {
-            let advance = if us == Color::White { rank } else { 7 - rank };
-            s[TEMPO] += advance * (men_cols & (0xF << (4 * rank))).count_ones();
         }
         // Enemy men jump an adjacent column onto the empty square beyond, in
         // any of the four directions.
@@ -283,6 +289,127 @@ fn scalars(pos: &Position) -> [[u32; SCALARS]; 2] {
     f
 }
 
+/// Ranks a man-commanded column on `rank` (0 = White's first) has advanced.
+#[inline(always)]
+fn advance(rank: u32, us: Color) -> u32 {
+    if us == Color::White {
+        rank
+    } else {
+        7 - rank
+    }
+}
+
+/// Bashnya weights compiled for the search: exactly the score of
+/// [`Weights::score_white`], computed faster.
+///
+/// The evaluation is linear in the features, so the features that are sums
+/// over single columns (columns by commander, piece-square values, back
+/// rank, centre, tempo) fold into one table per commander kind and colour;
+/// the rest are counted as before and weighted in one pass.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// `(mg, eg)` of a column by its commander and square, in White's
+    /// favour: white man, white king, black man, black king.
+    table: [[(i32, i32); SQUARES]; 4],
+    /// `(mg, eg)` weights of the other scalar features (zero for the folded ones).
+    rest: [(i32, i32); SCALARS],
+}
+
+impl Compiled {
+    /// Folds Bashnya weights; `None` for weights of another game.
+    pub fn new(w: &Weights) -> Option<Compiled> {
+        if w.kind() != crate::game::GameKind::Bashnya || w.mg().len() != COUNT {
+            return None;
+        }
+        let (mg, eg) = (w.mg(), w.eg());
+        let mut table = [[(0, 0); SQUARES]; 4];
+        for sq in 0..SQUARES {
+            let rank = (sq / 4) as u32;
+            for (slot, side, king) in [
+                (0, Color::White, false),
+                (1, Color::White, true),
+                (2, Color::Black, false),
+                (3, Color::Black, true),
+            ] {
+                let own = if side == Color::White {
+                    sq
+                } else {
+                    SQUARES - 1 - sq
+                };
+                let mut features = vec![(if king { KING_COLUMNS } else { MAN_COLUMNS }, 1)];
+                if king {
+                    features.push((KING_PST + own, 1));
+                } else if own < 28 {
+                    features.push((MAN_PST + own, 1));
+                }
+                if CENTRE_SQUARES & (1 << sq) != 0 {
+                    features.push((CENTRE, 1));
+                }
+                if !king {
+                    let home = if side == Color::White { RANK_1 } else { RANK_8 };
+                    if home & (1 << sq) != 0 {
+                        features.push((BACK_RANK, 1));
+                    }
+                    features.push((TEMPO, advance(rank, side) as i64));
+                }
+                let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
+                    (m + mg[i] as i64 * n as i64, e + eg[i] as i64 * n as i64)
+                });
+                let sign = if side == Color::White { 1 } else { -1 };
+                // At most five weights of at most MAX_WEIGHT, the tempo one
+                // times seven: far inside i32.
+                table[slot][sq] = ((sign * m) as i32, (sign * e) as i32);
+            }
+        }
+        let mut rest = [(0, 0); SCALARS];
+        for (i, r) in rest.iter_mut().enumerate() {
+            if ![MAN_COLUMNS, KING_COLUMNS, BACK_RANK, CENTRE, TEMPO].contains(&i) {
+                *r = (mg[i], eg[i]);
+            }
+        }
+        Some(Compiled { table, rest })
+    }
+
+    /// White's score: the same value as [`Weights::score_white`].
+    #[inline]
+    pub fn score_white(&self, pos: &Position) -> i32 {
+        let (mut mg, mut eg) = (0i64, 0i64);
+        let kings = pos.king_columns();
+        let (w, b) = (pos.columns_of(Color::White), pos.columns_of(Color::Black));
+        for (table, bb) in self
+            .table
+            .iter()
+            .zip([w & !kings, w & kings, b & !kings, b & kings])
+        {
+            let mut bb = bb;
+            while bb != 0 {
+                let (m, e) = table[bb.trailing_zeros() as usize & (SQUARES - 1)];
+                bb &= bb - 1;
+                mg += m as i64;
+                eg += e as i64;
+            }
+        }
+        let [white, black] = scalars(pos, false);
+        for i in 0..SCALARS {
+            let d = white[i] as i64 - black[i] as i64;
+            mg += self.rest[i].0 as i64 * d;
+            eg += self.rest[i].1 as i64 * d;
+        }
+        taper(mg, eg, pos.phase())
+    }
+}
+
+impl Evaluator<Position> for Compiled {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let white = self.score_white(pos);
+        match pos.side() {
+            Color::White => white,
+            Color::Black => -white,
+        }
+    }
+}
+
 /// Emits one piece-square entry per column commander of `bb`.
 #[inline(always)]
 fn emit_pst<S: FeatureSink>(out: &mut S, bb: Bitboard, base: usize, white: bool) {
@@ -305,7 +432,7 @@ impl Features for Position {
 
     #[inline]
     fn features<S: FeatureSink>(&self, out: &mut S) {
-        let [white, black] = scalars(self);
+        let [white, black] = scalars(self, true);
         for i in 0..SCALARS {
             emit_diff(out, i, white[i], black[i]);
         }
@@ -315,6 +442,13 @@ impl Features for Position {
         emit_pst(out, b & !kings, MAN_PST, false);
         emit_pst(out, w & kings, KING_PST, true);
         emit_pst(out, b & kings, KING_PST, false);
+    }
+
+    fn compile(weights: &Weights) -> std::sync::Arc<dyn Evaluator<Self>> {
+        match Compiled::new(weights) {
+            Some(c) => std::sync::Arc::new(c),
+            None => std::sync::Arc::new(weights.clone()),
+        }
     }
 
     /// Columns on the board: captures merge them, 24 being the start.

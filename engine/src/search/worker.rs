@@ -31,7 +31,7 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     completed: u32,
     stopped: bool,
     /// Direct-mapped cache of static evaluations: quiet leaves transpose often.
-    eval_cache: Vec<(u64, i32)>,
+    eval_cache: Vec<u64>,
 }
 
 /// Entries of the per-thread evaluation cache (a power of two).
@@ -84,7 +84,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             seldepth: 0,
             completed: 0,
             stopped: false,
-            eval_cache: vec![(0, 0); EVAL_CACHE],
+            eval_cache: vec![0; EVAL_CACHE],
         };
         let root_rev = w.path.len();
         w.reversible.push(root_rev);
@@ -228,14 +228,16 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// The static evaluation, from the cache when this position was scored before.
     #[inline]
     fn evaluate(&mut self, pos: &G, key: u64) -> i32 {
+        // An entry is the key's upper 48 bits over the score's 16: the low
+        // bits chose the slot, the upper ones check it.
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE - 1)];
-        // The key's low bits chose the slot; the whole key (made non-zero) checks it.
-        let tag = key | 1;
-        if slot.0 == tag {
-            return slot.1;
+        if (*slot ^ key) >> 16 == 0 {
+            return *slot as u16 as i16 as i32;
         }
         let v = self.eval.evaluate(pos);
-        *slot = (tag, v);
+        if let Ok(small) = i16::try_from(v) {
+            *slot = (key & !0xFFFF) | small as u16 as u64;
+        }
         v
     }
 
