@@ -16,11 +16,11 @@ fn positions(game: GameKind) -> &'static str {
     }
 }
 
-/// Default bench depth of each game: about a second per game at one thread.
+/// Default bench depth of each game: a few seconds per game at one thread.
 pub fn default_depth(game: GameKind) -> u32 {
     match game {
-        GameKind::Bushka => 9,
-        GameKind::Bashnya => 9,
+        GameKind::Bushka => 12,
+        GameKind::Bashnya => 13,
     }
 }
 

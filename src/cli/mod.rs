@@ -114,7 +114,7 @@ enum Command {
         /// Search threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
-        /// Depth of every search (default: 9).
+        /// Depth of every search (default: 12 for Bushka, 13 for Bashnya).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: Option<u32>,
         /// Transposition table size in MiB.

@@ -15,6 +15,9 @@ pub struct Ordering<M> {
 /// Bonus rank of a table move, above everything.
 const TT_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 24;
+/// Scores below this are plain quiet moves, ordered by history only (no
+/// table move, capture or killer).
+pub const PLAIN_LIMIT: i32 = KILLER;
 const CAPTURE: i32 = 1 << 26;
 
 impl<M: Copy + PartialEq + 'static> Ordering<M> {

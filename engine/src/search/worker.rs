@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening and the recursive search.
 
-use super::ordering::Ordering;
+use super::ordering::{self, Ordering};
 use super::{Completed, Exact, Info, Score, SearchInput, Shared, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -10,6 +10,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes between checks of the clock and the shared stop flag.
 const CHECK_EVERY: u64 = 1024;
+/// Late-move reductions on (see [`Worker::search`]).
+const LMR: bool = true;
 /// First aspiration half-window, in centi-men.
 const ASPIRATION: i32 = 40;
 
@@ -299,26 +301,16 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 None => {}
             }
         }
-        let mut list = MoveList::new();
-        pos.generate(&mut list);
-        if list.is_empty() {
-            return -MATE + ply as i32;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(pos);
-        }
-        let depth = depth.max(0);
         let pv_node = beta - alpha > 1;
         // Quiescence nodes (depth 0) neither read nor write the table: their
-        // entries would crowd out deeper ones and save almost no nodes.
+        // entries would crowd out deeper ones and save almost no nodes. A
+        // cut-off by the table spares generating the moves.
         let hit = if depth > 0 {
             self.shared.tt.probe(key)
         } else {
             None
         };
-        let mut tt_move = None;
         if let Some(h) = hit {
-            tt_move = h.move_index.and_then(|i| list.get(i as usize)).copied();
             let s = from_tt(h.score, ply);
             if ply > 0 && !pv_node && h.depth as i32 >= depth {
                 let cut = match h.bound {
@@ -331,6 +323,20 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 }
             }
         }
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos);
+        }
+        let depth = depth.max(0);
+        // The table's move is an index into this list: checked against it.
+        let tt_move = hit
+            .and_then(|h| h.move_index)
+            .and_then(|i| list.get(i as usize))
+            .copied();
         // Ordering keys: the move's score above its index in the list.
         let mut keys: MoveList<i64> = MoveList::new();
         for (i, m) in list.iter().enumerate() {
@@ -372,7 +378,24 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             let score = if n == 0 {
                 -self.search(&child, -beta, -alpha, child_depth, ply + 1)
             } else {
-                let s = -self.search(&child, -alpha - 1, -alpha, child_depth, ply + 1);
+                // Late quiet moves are searched a ply shallower first, and
+                // again at full depth only when they beat alpha.
+                let reduce = LMR
+                    && depth >= 3
+                    && n >= 3
+                    && !G::is_capture(&mv)
+                    && (keys[n] >> 16) < ordering::PLAIN_LIMIT as i64;
+                let r = if !reduce {
+                    0
+                } else if n >= 8 && depth >= 6 {
+                    2
+                } else {
+                    1
+                };
+                let mut s = -self.search(&child, -alpha - 1, -alpha, child_depth - r, ply + 1);
+                if r > 0 && s > alpha {
+                    s = -self.search(&child, -alpha - 1, -alpha, child_depth, ply + 1);
+                }
                 if s > alpha && s < beta {
                     -self.search(&child, -beta, -alpha, child_depth, ply + 1)
                 } else {
