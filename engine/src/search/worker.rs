@@ -340,7 +340,12 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         // Ordering keys: the move's score above its index in the list.
         let mut keys: MoveList<i64> = MoveList::new();
         for (i, m) in list.iter().enumerate() {
-            let score = self.ordering.score(pos, m, ply, tt_move.as_ref());
+            let mut score = self.ordering.score(pos, m, ply, tt_move.as_ref());
+            if self.id > 0 && score < ordering::PLAIN_LIMIT {
+                // Helpers break ties among plain quiet moves their own way,
+                // so that threads spread over the tree instead of doubling up.
+                score += ((i as i32 + 1) * 0x9E37 * self.id as i32) & 0x3FF;
+            }
             keys.push(((score as i64) << 16) | i as i64);
         }
         let index_of = |key: i64| key as u16 as usize;
