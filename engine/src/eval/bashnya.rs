@@ -323,20 +323,22 @@ impl Compiled {
         }
         let (mg, eg) = (w.mg(), w.eg());
         let mut table = [[(0, 0); SQUARES]; 4];
-        for sq in 0..SQUARES {
-            let rank = (sq / 4) as u32;
-            for (slot, side, king) in [
-                (0, Color::White, false),
-                (1, Color::White, true),
-                (2, Color::Black, false),
-                (3, Color::Black, true),
-            ] {
+        let kinds = [
+            (Color::White, false),
+            (Color::White, true),
+            (Color::Black, false),
+            (Color::Black, true),
+        ];
+        for (row, (side, king)) in table.iter_mut().zip(kinds) {
+            for (sq, entry) in row.iter_mut().enumerate() {
+                let rank = (sq / 4) as u32;
                 let own = if side == Color::White {
                     sq
                 } else {
                     SQUARES - 1 - sq
                 };
-                let mut features = vec![(if king { KING_COLUMNS } else { MAN_COLUMNS }, 1)];
+                let mut features: Vec<(usize, i64)> =
+                    vec![(if king { KING_COLUMNS } else { MAN_COLUMNS }, 1)];
                 if king {
                     features.push((KING_PST + own, 1));
                 } else if own < 28 {
@@ -353,12 +355,12 @@ impl Compiled {
                     features.push((TEMPO, advance(rank, side) as i64));
                 }
                 let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
-                    (m + mg[i] as i64 * n as i64, e + eg[i] as i64 * n as i64)
+                    (m + mg[i] as i64 * n, e + eg[i] as i64 * n)
                 });
                 let sign = if side == Color::White { 1 } else { -1 };
                 // At most five weights of at most MAX_WEIGHT, the tempo one
                 // times seven: far inside i32.
-                table[slot][sq] = ((sign * m) as i32, (sign * e) as i32);
+                *entry = ((sign * m) as i32, (sign * e) as i32);
             }
         }
         let mut rest = [(0, 0); SCALARS];
