@@ -1,11 +1,19 @@
 //! Perft: counting the leaves of the legal move tree, for proving move generators.
 
+use crate::bashnya;
 use crate::game::Game;
 use crate::movelist::MoveList;
 use rayon::prelude::*;
+use std::any::Any;
 
 /// Leaf count of the move tree `depth` plies deep, counting the last ply in bulk.
+///
+/// Bashnya positions take the game's own faster walk (same counts; see
+/// `games::bashnya::perft`). The type test is resolved at compile time.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if let Some(pos) = (pos as &dyn Any).downcast_ref::<bashnya::Position>() {
+        return bashnya::perft::perft(pos, depth);
+    }
     match depth {
         0 => 1,
         1 => pos.count_moves(),
@@ -36,8 +44,12 @@ pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
 }
 
 /// Perft split over the current rayon pool. Splits two plies deep when the
-/// root has few moves, so that both cores stay busy.
+/// root has few moves, so that both cores stay busy. Bashnya positions are
+/// split by the game's own walk (see `games::bashnya::perft`).
 pub fn perft_parallel<G: Game>(pos: &G, depth: u32) -> u64 {
+    if let Some(pos) = (pos as &dyn Any).downcast_ref::<bashnya::Position>() {
+        return bashnya::perft::perft_parallel(pos, depth);
+    }
     if depth <= 2 {
         return perft(pos, depth);
     }

@@ -11,6 +11,7 @@ use super::geometry::{far_rank, nearest, open_run, squares, Bitboard, NEIGHBOUR,
 use super::moves::{Move, MAX_JUMPS};
 use super::position::{Position, Rules};
 use crate::game::Color;
+use smallvec::SmallVec;
 
 /// `MAN_OVERS[s]`: the neighbours of `s` that have a square beyond them,
 /// the only squares a man on `s` could jump.
@@ -33,6 +34,41 @@ const fn build_man_overs() -> [Bitboard; 32] {
     t
 }
 
+/// `BEYOND[s][n]`: the square beyond the neighbour `n` of `s`, seen from `s`
+/// (where a man on `s` jumping `n` lands), or [`NONE`].
+const BEYOND: [[u8; 32]; 32] = build_beyond();
+
+const fn build_beyond() -> [[u8; 32]; 32] {
+    let mut t = [[NONE; 32]; 32];
+    let mut s = 0;
+    while s < 32 {
+        let mut d = 0;
+        while d < 4 {
+            let n = NEIGHBOUR[d][s];
+            if n != NONE {
+                t[s][n as usize] = NEIGHBOUR[d][n as usize];
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// True when a king on `k` can jump some enemy column.
+#[inline(always)]
+pub(crate) fn king_can_capture(k: u8, occ: Bitboard, enemy: Bitboard) -> bool {
+    (0..4).any(|d| {
+        let blockers = RAY[d][k as usize] & occ;
+        if blockers == 0 {
+            return false;
+        }
+        let over = nearest(blockers, d);
+        let land = NEIGHBOUR[d][over as usize];
+        enemy & (1 << over) != 0 && land != NONE && occ & (1 << land) == 0
+    })
+}
+
 /// True when a man on `sq` can jump one of `targets` onto an empty square.
 #[inline(always)]
 fn man_can_jump(sq: u8, targets: Bitboard, occ: Bitboard) -> bool {
@@ -52,6 +88,100 @@ const fn bit_of(sq: u8) -> Bitboard {
         0
     } else {
         1 << (sq & 31)
+    }
+}
+
+/// Counting fast path for the captures of a man-commanded column under
+/// [`Rules::Standard`]: a plain walk of its jump sequences that counts the
+/// complete ones, with the board state in arguments and nothing recorded.
+///
+/// Counting sequences counts moves as long as no two sequences give the same
+/// position, which holds while every jump is a man's (a crowning ends the
+/// sequence) and none is longer than three jumps. A jump from `p` over `q`
+/// lands on `2q - p`; each `q` is one diagonal step from where the man stands.
+/// So two jumps over `a, b` end on `2(b - a) + s`, which tells the order apart;
+/// three over `q1, q2, q3` end on `2(q1 - q2 + q3) - s`, which is the same for
+/// `q3, q2, q1` and for no other reordering, and working the steps through
+/// shows that the reversed order can only start from `s` when `q1 = q2`, an
+/// immediate re-jump, which the standard rules forbid. (The same steps show
+/// that within three jumps a man never jumps one column twice, so the
+/// columns it jumps are read as they stand.) A longer sequence, or a crowned
+/// man that can go on as a king, makes [`ManChains::count`] answer `None`,
+/// and the full search decides.
+pub(crate) struct ManChains<'a> {
+    pos: &'a Position,
+    /// The opponent's piece colour bit.
+    enemy_colour: u64,
+    /// The capturing side's promotion rank.
+    far: Bitboard,
+}
+
+impl<'a> ManChains<'a> {
+    /// The fast path for the side to move in `pos`; its counts hold only
+    /// when `pos` is played under [`Rules::Standard`].
+    #[inline]
+    pub(crate) fn new(pos: &'a Position) -> ManChains<'a> {
+        let black = pos.side == Color::Black;
+        ManChains {
+            pos,
+            enemy_colour: if black { 0 } else { BLACK_BIT },
+            far: far_rank(black),
+        }
+    }
+
+    /// The number of captures of the man-commanded column on `from`, given
+    /// the occupied squares and the opponent's columns; `None` when the full
+    /// search is needed (see the type's documentation).
+    #[inline]
+    pub(crate) fn count(&self, from: u8, occ: Bitboard, enemy: Bitboard) -> Option<u32> {
+        self.walk(from, NONE, occ & !(1 << from), enemy, 0)
+    }
+
+    /// The complete sequences going on from `sq` after `depth` jumps, the
+    /// last of them over `last`.
+    fn walk(&self, sq: u8, last: u8, occ: Bitboard, enemy: Bitboard, depth: u32) -> Option<u32> {
+        // The enemy columns next to `sq` with a square beyond them (the
+        // order they are tried in does not matter for a count).
+        let targets = enemy & MAN_OVERS[sq as usize] & !bit_of(last);
+        let mut sequences = 0;
+        let mut found = false;
+        for over in squares(targets) {
+            let land = BEYOND[sq as usize][over as usize];
+            let to = 1u32 << (land & 31);
+            if occ & to != 0 {
+                continue;
+            }
+            if depth == 3 {
+                return None;
+            }
+            found = true;
+            let bit = 1u32 << over;
+            // As `CaptureSearch::take`: the commander is taken; the rest of
+            // the column stays, under its new commander.
+            let rest = without_top(self.pos.code(over as usize));
+            let occ = if rest == 0 { occ & !bit } else { occ };
+            let enemy = if rest == 0 || rest & BLACK_BIT != self.enemy_colour {
+                enemy & !bit
+            } else {
+                enemy
+            };
+            if self.far & to != 0 {
+                // Crowned: the capture ends here unless the new king can go
+                // on (not over the column just jumped), which is left to the
+                // full search.
+                if king_can_capture(land, occ, enemy & !bit) {
+                    return None;
+                }
+                sequences += 1;
+            } else {
+                sequences += self.walk(land, over, occ, enemy, depth + 1)?;
+            }
+        }
+        Some(if found {
+            sequences
+        } else {
+            u32::from(depth > 0)
+        })
     }
 }
 
@@ -132,7 +262,7 @@ impl<'a> CaptureSearch<'a> {
     /// of its jumps can go on or crowns: each is then a distinct one-jump
     /// move. `None` when the full search is needed. (Counting fast path.)
     #[inline]
-    pub(crate) fn single_jumps(&self, from: u8) -> Option<u64> {
+    pub(crate) fn single_jumps(&self, from: u8) -> Option<u32> {
         let occ = self.occ & !(1 << from);
         let mut n = 0;
         for next in &NEIGHBOUR {
@@ -180,23 +310,26 @@ impl<'a> CaptureSearch<'a> {
 
     /// A man commander's jumps from `sq`, forward and backward, never over `last`.
     fn man_jumps<S: Sink>(&mut self, sink: &mut S, sq: u8, last: u8) -> bool {
-        if self.enemy & MAN_OVERS[sq as usize] & !bit_of(last) == 0 {
+        // The enemy columns next to `sq` with a square beyond them.
+        let targets = self.enemy & MAN_OVERS[sq as usize] & !bit_of(last);
+        if targets == 0 {
             return false;
         }
         let mut found = false;
         for next in &NEIGHBOUR {
             let over = next[sq as usize];
-            if over == NONE || over == last || self.enemy & (1 << over) == 0 {
+            if targets & bit_of(over) == 0 {
                 continue;
             }
-            let land = next[over as usize];
-            if land == NONE || self.occ & (1 << land) != 0 {
+            // `over` is in MAN_OVERS, so there is a square beyond it.
+            let land = next[over as usize & 31];
+            if self.occ & (1 << (land & 31)) != 0 {
                 continue;
             }
             found = true;
             self.take(over, land);
             // A man reaching the far rank is crowned at once and goes on as a king.
-            let king = self.far & (1 << land) != 0;
+            let king = self.far & (1 << (land & 31)) != 0;
             self.step(sink, land, king, self.barred(over));
             self.untake(over);
         }
@@ -304,18 +437,27 @@ impl<'a> CaptureSearch<'a> {
     }
 
     /// True when `mv`, a capture from the same start square, gives the same
-    /// position as the current complete sequence ending on `to`. Resulting
-    /// positions are compared exactly through what a capture changes: the
-    /// end square, the commander's rank, how often each square was jumped and
-    /// the pieces taken in order (all other squares are untouched).
+    /// position as the current complete sequence ending on `to`.
     #[inline]
     fn same_result(&self, mv: &Move, to: u8, promotes: bool) -> bool {
-        if mv.to() != to || mv.jumps as usize != self.depth || mv.promotes != promotes {
+        mv.to() == to && mv.promotes == promotes && self.same_jumps(mv.jumped())
+    }
+
+    /// True when the jumps `over` (a capture from the same start square,
+    /// ending where the current complete sequence ends, with the same
+    /// commander rank) give the same position as the current sequence.
+    /// Resulting positions are compared exactly through what a capture
+    /// changes: the end square, the commander's rank, how often each square
+    /// was jumped and the pieces taken in order (all other squares are
+    /// untouched).
+    #[inline]
+    fn same_jumps(&self, over: &[u8]) -> bool {
+        if over.len() != self.depth {
             return false;
         }
         let mut left = self.times;
         let mut taken = 0u64;
-        for (i, &over) in mv.jumped().iter().enumerate() {
+        for (i, &over) in over.iter().enumerate() {
             let over = over as usize & 31;
             if left[over] == 0 {
                 return false;
@@ -362,30 +504,54 @@ impl Sink for MoveSink<'_> {
     }
 }
 
+/// A longer capture as [`CountSink`] keeps it for comparison: what
+/// [`CaptureSearch::same_jumps`] needs, in a fixed-size record.
+#[derive(Clone, Copy)]
+pub(crate) struct Finished {
+    /// The pieces taken, in order (as `CaptureSearch::taken`).
+    taken: u64,
+    /// The jumped squares, in order; entries past `jumps` mean nothing.
+    over: [u8; MAX_JUMPS],
+    to: u8,
+    jumps: u8,
+    king: bool,
+}
+
 /// Counts distinct resulting positions. A one-jump capture differs from every
 /// other capture of its column (another one-jump capture takes another piece
 /// or lands elsewhere; a longer one takes more pieces), so only longer
 /// captures are kept for comparison.
+#[derive(Default)]
 pub(crate) struct CountSink {
     /// Distinct captures counted so far.
     pub(crate) count: u64,
     /// The longer captures of the current start square.
-    pub(crate) longer: crate::movelist::MoveList<Move>,
+    pub(crate) longer: SmallVec<[Finished; 16]>,
 }
 
 impl Sink for CountSink {
     #[inline]
     fn finish(&mut self, search: &CaptureSearch, to: u8, king: bool) {
-        let promotes = king && !search.start_king;
         if search.depth == 1 {
             self.count += 1;
-        } else if !self
-            .longer
-            .iter()
-            .any(|m| search.same_result(m, to, promotes))
-        {
+            return;
+        }
+        let same = |f: &Finished| {
+            f.to == to
+                && f.jumps as usize == search.depth
+                && f.king == king
+                && f.taken == search.taken
+                && search.same_jumps(&f.over[..search.depth])
+        };
+        if !self.longer.iter().any(same) {
             self.count += 1;
-            self.longer.push(search.to_move(king));
+            self.longer.push(Finished {
+                taken: search.taken,
+                over: search.over,
+                to,
+                jumps: search.depth as u8,
+                king,
+            });
         }
     }
 }

@@ -3,7 +3,7 @@
 //! Files by idea: [`geometry`] (squares, rays, bitboard shifts), [`column`]
 //! (pieces and the column encoding), [`position`] (the position and
 //! copy-make), `captures` (the capture search), `movegen` (generation and
-//! bulk counting), `notation` (move text) and `text` (position text).
+//! bulk counting), `perft` (the leaf count's fast path), `notation` (move text) and `text` (position text).
 //!
 //! Choices made where RULES.md leaves room (each one is tested):
 //!
@@ -35,6 +35,7 @@ pub mod geometry;
 mod movegen;
 mod moves;
 mod notation;
+pub(crate) mod perft;
 pub mod position;
 mod text;
 

@@ -1,44 +1,58 @@
 //! Legal move generation and bulk counting (RULES.md 2.2-2.3).
 
-use super::captures::{CaptureSearch, CountSink, MoveSink};
+use super::captures::{king_can_capture, CaptureSearch, CountSink, ManChains, MoveSink};
 use super::geometry::{
-    far_rank, nearest, open_run, shift, squares, Bitboard, NE, NEIGHBOUR, NONE, NW, RAY, SE, SW,
+    far_rank, open_run, shift, shift2, squares, Bitboard, NE, NEIGHBOUR, NONE, NW, SE, SW,
 };
 use super::moves::Move;
 use super::position::{Position, Rules};
 use crate::game::Color;
 use crate::movelist::MoveList;
 
-/// The pieces a side moves with, seen through bitboards.
-struct Sides {
-    enemy: Bitboard,
-    empty: Bitboard,
-    men: Bitboard,
-    kings: Bitboard,
-    black: bool,
+/// The pieces a side moves with, seen through bitboards: everything needed to
+/// list the non-capturing moves and to tell whether a capture exists, without
+/// reading a single column.
+pub(crate) struct Sides {
+    /// Squares of the opponent's columns.
+    pub(crate) enemy: Bitboard,
+    /// Empty squares.
+    pub(crate) empty: Bitboard,
+    /// The side's man-commanded columns.
+    pub(crate) men: Bitboard,
+    /// The side's king-commanded columns.
+    pub(crate) kings: Bitboard,
+    /// True when the side is Black.
+    pub(crate) black: bool,
 }
 
 impl Sides {
     #[inline(always)]
-    fn of(pos: &Position) -> Sides {
-        let black = pos.side == Color::Black;
-        let own = if black {
-            pos.black
-        } else {
-            pos.occ & !pos.black
-        };
+    pub(crate) fn of(pos: &Position) -> Sides {
+        Sides::from_bits(pos.occ, pos.black, pos.kings, pos.side == Color::Black)
+    }
+
+    /// The sides of a board given by its occupied, black-commanded and
+    /// king-commanded squares, `black` to move.
+    #[inline(always)]
+    pub(crate) fn from_bits(
+        occ: Bitboard,
+        blacks: Bitboard,
+        kings: Bitboard,
+        black: bool,
+    ) -> Sides {
+        let own = if black { blacks } else { occ & !blacks };
         Sides {
-            enemy: pos.occ & !own,
-            empty: !pos.occ,
-            men: own & !pos.kings,
-            kings: own & pos.kings,
+            enemy: occ & !own,
+            empty: !occ,
+            men: own & !kings,
+            kings: own & kings,
             black,
         }
     }
 
     /// The two forward directions of the side's men.
     #[inline(always)]
-    fn forward(&self) -> [usize; 2] {
+    pub(crate) fn forward(&self) -> [usize; 2] {
         if self.black {
             [SE, SW]
         } else {
@@ -48,7 +62,7 @@ impl Sides {
 }
 
 /// Where captures start, direction by direction.
-struct Jumps {
+pub(crate) struct Jumps {
     /// `from[d]`: squares from which a man could jump in direction `d` now
     /// (an enemy column next to it, an empty square beyond).
     from: [Bitboard; 4],
@@ -60,23 +74,23 @@ struct Jumps {
 
 impl Jumps {
     #[inline(always)]
-    fn of(pos: &Position, s: &Sides) -> Jumps {
+    pub(crate) fn of(s: &Sides) -> Jumps {
         let mut from = [0; 4];
         let mut men = [0; 4];
         for d in 0..4 {
             let back = 3 - d;
-            from[d] = shift(shift(s.empty, back) & s.enemy, back);
+            from[d] = shift(s.enemy, back) & shift2(s.empty, back);
             men[d] = from[d] & s.men;
         }
         let kings = squares(s.kings)
-            .filter(|&k| king_can_capture(k, pos.occ, s.enemy))
+            .filter(|&k| king_can_capture(k, !s.empty, s.enemy))
             .fold(0, |acc, k| acc | 1 << k);
         Jumps { from, men, kings }
     }
 
     /// Every column that can capture.
     #[inline(always)]
-    fn capturers(&self) -> Bitboard {
+    pub(crate) fn capturers(&self) -> Bitboard {
         self.men[0] | self.men[1] | self.men[2] | self.men[3] | self.kings
     }
 
@@ -100,9 +114,9 @@ impl Jumps {
         let mut longer = 0;
         for (d, (&men, &ahead)) in self.men.iter().zip(&onward).enumerate() {
             let back = 3 - d;
-            let landings = shift(shift(men, d), d);
+            let landings = shift2(men, d);
             let stop = landings & (ahead | far);
-            longer |= shift(shift(stop, back), back);
+            longer |= shift2(stop, back);
         }
         capturing & !longer
     }
@@ -111,30 +125,16 @@ impl Jumps {
 /// True when the side to move has a capture (and so must capture).
 #[inline]
 pub(crate) fn has_capture(pos: &Position) -> bool {
-    Jumps::of(pos, &Sides::of(pos)).capturers() != 0
-}
-
-/// True when a king on `k` can jump some enemy column.
-#[inline(always)]
-fn king_can_capture(k: u8, occ: Bitboard, enemy: Bitboard) -> bool {
-    (0..4).any(|d| {
-        let blockers = RAY[d][k as usize] & occ;
-        if blockers == 0 {
-            return false;
-        }
-        let over = nearest(blockers, d);
-        let land = NEIGHBOUR[d][over as usize];
-        enemy & (1 << over) != 0 && land != NONE && occ & (1 << land) == 0
-    })
+    Jumps::of(&Sides::of(pos)).capturers() != 0
 }
 
 /// Fills `out` with every legal move, one per resulting position.
 pub(crate) fn generate(pos: &Position, out: &mut MoveList<Move>) {
     out.clear();
     let sides = Sides::of(pos);
-    let jumps = Jumps::of(pos, &sides);
+    let jumps = Jumps::of(&sides);
     if jumps.capturers() == 0 {
-        generate_quiet(pos, &sides, out);
+        generate_quiet(&sides, out);
     } else {
         generate_captures(pos, &sides, &jumps, out);
     }
@@ -143,7 +143,12 @@ pub(crate) fn generate(pos: &Position, out: &mut MoveList<Move>) {
 /// Every capture, one per resulting position. Different start squares always
 /// give different positions (the start square is emptied in one and not in
 /// the other), so duplicates are only looked for among one column's captures.
-fn generate_captures(pos: &Position, s: &Sides, jumps: &Jumps, out: &mut MoveList<Move>) {
+pub(crate) fn generate_captures(
+    pos: &Position,
+    s: &Sides,
+    jumps: &Jumps,
+    out: &mut MoveList<Move>,
+) {
     let simple = jumps.one_jump_men(pos, far_rank(s.black));
     for (d, &men) in jumps.men.iter().enumerate() {
         for from in squares(men & simple) {
@@ -153,13 +158,28 @@ fn generate_captures(pos: &Position, s: &Sides, jumps: &Jumps, out: &mut MoveLis
     }
     let mut search = CaptureSearch::new(pos);
     let mut sink = MoveSink { out, first: 0 };
+    let men = single_jump_candidates(pos);
     for from in squares(jumps.capturers() & !simple) {
-        if pos.kings & (1 << from) == 0 && search.single_jumps(from).is_some() {
+        if men & (1 << from) != 0 && search.single_jumps(from).is_some() {
             push_single_jumps(pos, from, sink.out);
             continue;
         }
         sink.first = sink.out.len();
         search.run(from, &mut sink);
+    }
+}
+
+/// The capturing columns worth trying `CaptureSearch::single_jumps` on before
+/// a full search: the man-commanded ones, under [`Rules::ImmediateRejump`]
+/// only. Under [`Rules::Standard`], [`Jumps::one_jump_men`] is exact (every
+/// man it leaves out has a longer capture or crowns), so the test could never
+/// succeed there.
+#[inline(always)]
+fn single_jump_candidates(pos: &Position) -> Bitboard {
+    if pos.rules == Rules::ImmediateRejump {
+        !pos.kings
+    } else {
+        0
     }
 }
 
@@ -195,7 +215,7 @@ fn push_single_jumps(pos: &Position, from: u8, out: &mut MoveList<Move>) {
 }
 
 /// Every non-capturing move: men step forward, kings fly.
-fn generate_quiet(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
+fn generate_quiet(s: &Sides, out: &mut MoveList<Move>) {
     let far = far_rank(s.black);
     for d in s.forward() {
         let back = 3 - d;
@@ -206,7 +226,7 @@ fn generate_quiet(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
     }
     for k in squares(s.kings) {
         for d in 0..4 {
-            for to in squares(open_run(k, d, pos.occ)) {
+            for to in squares(open_run(k, d, !s.empty)) {
                 out.push(Move::quiet(k, to, false));
             }
         }
@@ -218,35 +238,49 @@ fn generate_quiet(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
 #[inline]
 pub(crate) fn count(pos: &Position) -> u64 {
     let sides = Sides::of(pos);
-    let jumps = Jumps::of(pos, &sides);
+    let jumps = Jumps::of(&sides);
     if jumps.capturers() == 0 {
-        count_quiet(pos, &sides)
+        count_quiet(&sides)
     } else {
         count_captures(pos, &sides, &jumps)
     }
 }
 
 /// Captures are deduplicated, so only men whose jumps all end at once are
-/// counted with popcounts; the other columns are searched.
-fn count_captures(pos: &Position, s: &Sides, jumps: &Jumps) -> u64 {
+/// counted with popcounts. The other men are counted by a quicker test where
+/// one answers (see below); the rest, kings included, are searched.
+pub(crate) fn count_captures(pos: &Position, s: &Sides, jumps: &Jumps) -> u64 {
     let simple = jumps.one_jump_men(pos, far_rank(s.black));
     let m = &jumps.men;
     let mut count =
         pair_count(m[0] & simple, m[1] & simple) + pair_count(m[2] & simple, m[3] & simple);
-    let mut search = CaptureSearch::new(pos);
-    let mut sink = CountSink {
-        count: 0,
-        longer: MoveList::new(),
-    };
-    for from in squares(jumps.capturers() & !simple) {
+    let searched = jumps.capturers() & !simple;
+    if searched == 0 {
+        return count as u64;
+    }
+    let chains = ManChains::new(pos);
+    let mut search = None;
+    let mut sink = CountSink::default();
+    for from in squares(searched) {
         if pos.kings & (1 << from) == 0 {
-            if let Some(n) = search.single_jumps(from) {
-                count += n as u32;
+            // Under the standard rules, the walk of the man's jump chains;
+            // under the other reading, its one-jump captures when none can
+            // go on.
+            let quick = match pos.rules {
+                Rules::Standard => chains.count(from, !s.empty, s.enemy),
+                Rules::ImmediateRejump => search
+                    .get_or_insert_with(|| CaptureSearch::new(pos))
+                    .single_jumps(from),
+            };
+            if let Some(n) = quick {
+                count += n;
                 continue;
             }
         }
         sink.longer.clear();
-        search.run(from, &mut sink);
+        search
+            .get_or_insert_with(|| CaptureSearch::new(pos))
+            .run(from, &mut sink);
     }
     count as u64 + sink.count
 }
@@ -257,13 +291,14 @@ fn pair_count(a: Bitboard, b: Bitboard) -> u32 {
     (a as u64 | (b as u64) << 32).count_ones()
 }
 
+/// The number of non-capturing moves (when no capture exists, the number of moves).
 #[inline(always)]
-fn count_quiet(pos: &Position, s: &Sides) -> u64 {
+pub(crate) fn count_quiet(s: &Sides) -> u64 {
     let [a, b] = s.forward();
     let men = pair_count(shift(s.men, a) & s.empty, shift(s.men, b) & s.empty);
     let kings: u32 = squares(s.kings)
         .map(|k| {
-            let run = |d| open_run(k, d, pos.occ);
+            let run = |d| open_run(k, d, !s.empty);
             pair_count(run(0), run(1)) + pair_count(run(2), run(3))
         })
         .sum();

@@ -4,7 +4,7 @@ use super::column::{
     swap_colours, with_bottom, without_top, Column, Piece, BLACK_BIT, KING_BIT, MAX_HEIGHT,
 };
 use super::geometry::{far_rank, square_name, Bitboard, NONE, SQUARES};
-use super::moves::Move;
+use super::moves::{Move, MAX_JUMPS};
 use crate::game::{Color, PositionError};
 use crate::zobrist;
 
@@ -96,11 +96,14 @@ impl Meta {
         }
     }
 
-    /// Puts an encoded column on a square, keeping bitboards and hash in step.
+    /// Puts an encoded column on a square, keeping bitboards (and when
+    /// `HASH`, the hash) in step.
     #[inline(always)]
-    fn put(&mut self, cols: &mut [u32; SQUARES], sq: usize, col: u64) {
+    fn put<const HASH: bool>(&mut self, cols: &mut [u32; SQUARES], sq: usize, col: u64) {
         let sq = sq & (SQUARES - 1);
-        self.hash ^= column_key(sq, self.code(cols, sq)) ^ column_key(sq, col);
+        if HASH {
+            self.hash ^= column_key(sq, self.code(cols, sq)) ^ column_key(sq, col);
+        }
         cols[sq] = col as u32;
         let high = (col >> 32) as u32;
         if high != 0 {
@@ -143,22 +146,22 @@ impl Meta {
     }
 
     /// Makes a capture. Captured pieces go to the bottom of the moving column
-    /// in the order they were taken.
+    /// in the order they were taken. The hash is kept only when `HASH`.
     #[inline(always)]
-    fn capture(&mut self, cols: &mut [u32; SQUARES], mv: &Move) {
+    fn capture<const HASH: bool>(&mut self, cols: &mut [u32; SQUARES], mv: &Move) {
         let from = mv.from as usize & (SQUARES - 1);
         let mut col = self.code(cols, from);
-        self.put(cols, from, 0);
+        self.put::<HASH>(cols, from, 0);
         for &j in mv.jumped() {
             let j = j as usize & (SQUARES - 1);
             let jumped = self.code(cols, j);
             col = with_bottom(col, jumped & 3);
-            self.put(cols, j, without_top(jumped));
+            self.put::<HASH>(cols, j, without_top(jumped));
         }
         if mv.promotes {
             col |= KING_BIT;
         }
-        self.put(cols, mv.to() as usize, col);
+        self.put::<HASH>(cols, mv.to() as usize, col);
     }
 }
 
@@ -326,7 +329,13 @@ impl Position {
     #[inline(always)]
     pub(crate) fn set(&mut self, sq: usize, col: u64) {
         let mut meta = self.meta();
-        meta.put(&mut self.cols, sq, col);
+        meta.put::<true>(&mut self.cols, sq, col);
+        self.set_meta(meta);
+    }
+
+    /// Sets everything but the columns, side and rules.
+    #[inline(always)]
+    fn set_meta(&mut self, meta: Meta) {
         self.occ = meta.occ;
         self.black = meta.black;
         self.kings = meta.kings;
@@ -358,7 +367,7 @@ impl Position {
         if mv.jumps == 0 {
             meta.quiet(&mut cols, mv);
         } else {
-            meta.capture(&mut cols, mv);
+            meta.capture::<true>(&mut cols, mv);
         }
         Position {
             cols,
@@ -371,6 +380,81 @@ impl Position {
             rules: self.rules,
             tall_sq: meta.tall_sq,
         }
+    }
+
+    /// Runs `f` on the position after `mv`, made in place and undone
+    /// afterwards: make-unmake, for perft, where copying the position for
+    /// every move would cost more than the move. The hash is left as it was
+    /// (perft never reads it), so `f` must not read it; anything `f` changes
+    /// must be undone by `f` itself.
+    #[inline(always)]
+    pub(crate) fn with_move<R>(&mut self, mv: &Move, f: impl FnOnce(&mut Position) -> R) -> R {
+        if mv.jumps == 0 {
+            return self.with_quiet(mv.from, mv.path[0], mv.promotes, f);
+        }
+        // A capture changes its start, end and jumped squares. The end square
+        // was empty (or the start square), and restoring in reverse order
+        // puts back a square jumped twice as it was before the first jump.
+        let (meta, side) = (self.meta(), self.side);
+        let from = mv.from as usize & (SQUARES - 1);
+        let jumped = mv.jumped();
+        let start = self.cols[from];
+        let mut saved = [0u32; MAX_JUMPS];
+        for (s, &j) in saved.iter_mut().zip(jumped) {
+            *s = self.cols[j as usize & (SQUARES - 1)];
+        }
+        let mut changed = meta;
+        changed.capture::<false>(&mut self.cols, mv);
+        self.set_meta(changed);
+        self.side = side.opponent();
+        let result = f(self);
+        self.cols[mv.to() as usize & (SQUARES - 1)] = 0;
+        for (&s, &j) in saved.iter().zip(jumped).rev() {
+            self.cols[j as usize & (SQUARES - 1)] = s;
+        }
+        self.cols[from] = start;
+        self.set_meta(meta);
+        self.side = side;
+        result
+    }
+
+    /// [`Position::with_move`] for the non-capturing move `from`-`to`
+    /// (crowning when `promotes`), given by its squares: only the two
+    /// squares, the bitboards and the side change.
+    #[inline(always)]
+    pub(crate) fn with_quiet<R>(
+        &mut self,
+        from: u8,
+        to: u8,
+        promotes: bool,
+        f: impl FnOnce(&mut Position) -> R,
+    ) -> R {
+        let (from, to) = (from as usize & (SQUARES - 1), to as usize & (SQUARES - 1));
+        let (occ, black, kings, side, tall_sq) =
+            (self.occ, self.black, self.kings, self.side, self.tall_sq);
+        let col = self.cols[from];
+        let both = (1u32 << from) | (1u32 << to);
+        self.occ ^= both;
+        if col as u64 & BLACK_BIT != 0 {
+            self.black ^= both;
+        }
+        if col as u64 & KING_BIT != 0 {
+            self.kings ^= both;
+        } else if promotes {
+            self.kings |= 1 << to;
+        }
+        if tall_sq as usize == from {
+            self.tall_sq = to as u8;
+        }
+        self.side = side.opponent();
+        self.cols[from] = 0;
+        self.cols[to] = if promotes { col | KING_BIT as u32 } else { col };
+        let result = f(self);
+        self.cols[to] = 0;
+        self.cols[from] = col;
+        (self.occ, self.black, self.kings, self.side, self.tall_sq) =
+            (occ, black, kings, side, tall_sq);
+        result
     }
 
     /// The position with colours swapped and the board turned round.
