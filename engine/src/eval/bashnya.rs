@@ -9,7 +9,10 @@
 //! minus `prisoners_held` and is not a separate feature; `prisoners_near`
 //! counts the prisoners one capture would free instead.
 
-use super::features::{emit_diff, FeatureSink, Features, FEATURE_CAPACITY, PHASE_MAX};
+use super::features::{
+    add_weighted_diff, compiled_or_plain, emit_diff, for_side, FeatureSink, Features,
+    FEATURE_CAPACITY, PHASE_MAX,
+};
 use super::weights::{taper, Weights};
 use super::Evaluator;
 use crate::bashnya::geometry::{
@@ -392,23 +395,16 @@ impl Compiled {
             }
         }
         let [white, black] = scalars(pos, false);
-        for i in 0..SCALARS {
-            let d = white[i] as i64 - black[i] as i64;
-            mg += self.rest[i].0 as i64 * d;
-            eg += self.rest[i].1 as i64 * d;
-        }
-        taper(mg, eg, pos.phase())
+        let mut sums = (mg, eg);
+        add_weighted_diff(&mut sums, &self.rest, &white, &black);
+        taper(sums.0, sums.1, pos.phase())
     }
 }
 
 impl Evaluator<Position> for Compiled {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        let white = self.score_white(pos);
-        match pos.side() {
-            Color::White => white,
-            Color::Black => -white,
-        }
+        for_side(self.score_white(pos), pos.side())
     }
 }
 
@@ -447,10 +443,7 @@ impl Features for Position {
     }
 
     fn compile(weights: &Weights) -> std::sync::Arc<dyn Evaluator<Self>> {
-        match Compiled::new(weights) {
-            Some(c) => std::sync::Arc::new(c),
-            None => std::sync::Arc::new(weights.clone()),
-        }
+        compiled_or_plain(weights, Compiled::new(weights))
     }
 
     /// Columns on the board: captures merge them, 24 being the start.

@@ -4,7 +4,10 @@
 //! Each side is measured from its own side of the board with bitboard shifts;
 //! the values emitted are White minus Black (see [`super::features`]).
 
-use super::features::{emit_diff, FeatureSink, Features, FEATURE_CAPACITY, PHASE_MAX};
+use super::features::{
+    add_weighted_diff, compiled_or_plain, emit_diff, for_side, FeatureSink, Features,
+    FEATURE_CAPACITY, PHASE_MAX,
+};
 use super::weights::{taper, Weights};
 use super::Evaluator;
 use crate::bushka::board::{forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS};
@@ -446,23 +449,16 @@ impl Compiled {
         }
         let white = pattern_scalars(pos, Color::White);
         let black = pattern_scalars(pos, Color::Black);
-        for i in 0..SCALARS {
-            let d = white[i] as i64 - black[i] as i64;
-            mg += self.pattern[i].0 as i64 * d;
-            eg += self.pattern[i].1 as i64 * d;
-        }
-        taper(mg, eg, pos.phase())
+        let mut sums = (mg, eg);
+        add_weighted_diff(&mut sums, &self.pattern, &white, &black);
+        taper(sums.0, sums.1, pos.phase())
     }
 }
 
 impl Evaluator<Position> for Compiled {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        let white = self.score_white(pos);
-        match pos.side() {
-            Color::White => white,
-            Color::Black => -white,
-        }
+        for_side(self.score_white(pos), pos.side())
     }
 }
 
@@ -496,10 +492,7 @@ impl Features for Position {
     }
 
     fn compile(weights: &Weights) -> std::sync::Arc<dyn Evaluator<Self>> {
-        match Compiled::new(weights) {
-            Some(c) => std::sync::Arc::new(c),
-            None => std::sync::Arc::new(weights.clone()),
-        }
+        compiled_or_plain(weights, Compiled::new(weights))
     }
 
     /// Pieces on the board, 30 (the start) or more being the full middle game.

@@ -158,3 +158,40 @@ pub(crate) fn emit_diff<S: FeatureSink>(out: &mut S, index: usize, white: u32, b
         );
     }
 }
+
+/// Adds the weighted White-minus-Black difference of per-side counts to the
+/// two sums (the compiled evaluators' pattern features).
+#[inline(always)]
+pub(crate) fn add_weighted_diff<const N: usize>(
+    sums: &mut (i64, i64),
+    weights: &[(i32, i32); N],
+    white: &[u32; N],
+    black: &[u32; N],
+) {
+    for i in 0..N {
+        let d = white[i] as i64 - black[i] as i64;
+        sums.0 += weights[i].0 as i64 * d;
+        sums.1 += weights[i].1 as i64 * d;
+    }
+}
+
+/// The compiled evaluator when the weights compiled (they are the game's),
+/// else the weights themselves.
+pub(crate) fn compiled_or_plain<G: Features, C: Evaluator<G> + 'static>(
+    weights: &Weights,
+    compiled: Option<C>,
+) -> Arc<dyn Evaluator<G>> {
+    match compiled {
+        Some(c) => Arc::new(c),
+        None => Arc::new(weights.clone()),
+    }
+}
+
+/// A White score seen from the side to move.
+#[inline(always)]
+pub(crate) fn for_side(white: i32, side: crate::game::Color) -> i32 {
+    match side {
+        crate::game::Color::White => white,
+        crate::game::Color::Black => -white,
+    }
+}
