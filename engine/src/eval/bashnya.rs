@@ -10,8 +10,8 @@
 //! counts the prisoners one capture would free instead.
 
 use super::features::{
-    add_weighted_diff, compiled_or_plain, emit_diff, for_side, FeatureSink, Features,
-    FEATURE_CAPACITY, PHASE_MAX,
+    add_weighted_diff, compiled_or_plain, emit_diff, fold_piece, for_side, unfolded, FeatureSink,
+    Features, FEATURE_CAPACITY, PHASE_MAX,
 };
 use super::weights::{taper, Weights};
 use super::Evaluator;
@@ -324,7 +324,6 @@ impl Compiled {
         if w.kind() != crate::game::GameKind::Bashnya || w.mg().len() != COUNT {
             return None;
         }
-        let (mg, eg) = (w.mg(), w.eg());
         let mut table = [[(0, 0); SQUARES]; 4];
         let kinds = [
             (Color::White, false),
@@ -357,21 +356,12 @@ impl Compiled {
                     }
                     features.push((TEMPO, advance(rank, side) as i64));
                 }
-                let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
-                    (m + mg[i] as i64 * n, e + eg[i] as i64 * n)
-                });
-                let sign = if side == Color::White { 1 } else { -1 };
                 // At most five weights of at most MAX_WEIGHT, the tempo one
                 // times seven: far inside i32.
-                *entry = ((sign * m) as i32, (sign * e) as i32);
+                *entry = fold_piece(w, &features, side == Color::White);
             }
         }
-        let mut rest = [(0, 0); SCALARS];
-        for (i, r) in rest.iter_mut().enumerate() {
-            if ![MAN_COLUMNS, KING_COLUMNS, BACK_RANK, CENTRE, TEMPO].contains(&i) {
-                *r = (mg[i], eg[i]);
-            }
-        }
+        let rest = unfolded(w, &[MAN_COLUMNS, KING_COLUMNS, BACK_RANK, CENTRE, TEMPO]);
         Some(Compiled { table, rest })
     }
 

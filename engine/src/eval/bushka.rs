@@ -5,8 +5,8 @@
 //! the values emitted are White minus Black (see [`super::features`]).
 
 use super::features::{
-    add_weighted_diff, compiled_or_plain, emit_diff, for_side, FeatureSink, Features,
-    FEATURE_CAPACITY, PHASE_MAX,
+    add_weighted_diff, compiled_or_plain, emit_diff, fold_piece, for_side, unfolded, FeatureSink,
+    Features, FEATURE_CAPACITY, PHASE_MAX,
 };
 use super::weights::{taper, Weights};
 use super::Evaluator;
@@ -381,8 +381,6 @@ impl Compiled {
         if w.kind() != crate::game::GameKind::Bushka || w.mg().len() != COUNT {
             return None;
         }
-        let (mg, eg) = (w.mg(), w.eg());
-        let pair = |i: usize| (mg[i], eg[i]);
         let mut table = [[(0, 0); 64]; 4];
         for sq in Bits(BOARD) {
             for (slot, side, king) in [
@@ -392,7 +390,7 @@ impl Compiled {
                 (3, Color::Black, true),
             ] {
                 // The features of one piece, in its owner's terms.
-                let mut features = vec![(if king { KING } else { MAN }, 1)];
+                let mut features: Vec<(usize, i64)> = vec![(if king { KING } else { MAN }, 1)];
                 let own = if side == Color::White {
                     sq
                 } else {
@@ -409,24 +407,14 @@ impl Compiled {
                     if promotion_row(side.opponent()) & (1 << sq) != 0 {
                         features.push((BACK_RANK, 1));
                     }
-                    features.push((TEMPO, advance(sq, side) as i32));
+                    features.push((TEMPO, advance(sq, side) as i64));
                 }
-                let sign = if side == Color::White { 1 } else { -1 };
-                let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
-                    let (wm, we) = pair(i);
-                    (m + wm as i64 * n as i64, e + we as i64 * n as i64)
-                });
                 // At most five weights of at most MAX_WEIGHT, the tempo one
                 // times nine: far inside i32.
-                table[slot][sq as usize] = ((sign * m) as i32, (sign * e) as i32);
+                table[slot][sq as usize] = fold_piece(w, &features, side == Color::White);
             }
         }
-        let mut pattern = [(0, 0); SCALARS];
-        for (i, p) in pattern.iter_mut().enumerate() {
-            if ![MAN, KING, BACK_RANK, CENTRE, TEMPO].contains(&i) {
-                *p = pair(i);
-            }
-        }
+        let pattern = unfolded(w, &[MAN, KING, BACK_RANK, CENTRE, TEMPO]);
         Some(Compiled { table, pattern })
     }
 

@@ -195,3 +195,28 @@ pub(crate) fn for_side(white: i32, side: crate::game::Color) -> i32 {
         crate::game::Color::Black => -white,
     }
 }
+
+/// One table entry of a compiled evaluator: the `(mg, eg)` weight of a single
+/// piece's features `(index, count)`, negated for a Black piece (`white`
+/// false). Callers keep the sum inside `i32` (a few weights of at most
+/// `MAX_WEIGHT`, each times a small count).
+pub(crate) fn fold_piece(w: &Weights, features: &[(usize, i64)], white: bool) -> (i32, i32) {
+    let (mg, eg) = (w.mg(), w.eg());
+    let (m, e) = features.iter().fold((0i64, 0i64), |(m, e), &(i, n)| {
+        (m + mg[i] as i64 * n, e + eg[i] as i64 * n)
+    });
+    let sign = if white { 1 } else { -1 };
+    ((sign * m) as i32, (sign * e) as i32)
+}
+
+/// The `(mg, eg)` weights of the first `N` (scalar) features, zero for the
+/// ones `folded` into a compiled evaluator's piece tables.
+pub(crate) fn unfolded<const N: usize>(w: &Weights, folded: &[usize]) -> [(i32, i32); N] {
+    let mut out = [(0, 0); N];
+    for (i, r) in out.iter_mut().enumerate() {
+        if !folded.contains(&i) {
+            *r = (w.mg()[i], w.eg()[i]);
+        }
+    }
+    out
+}
