@@ -145,13 +145,14 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         list.len() as u64
     }
 
-    /// The number of legal moves when none of them captures, else `None`:
-    /// what the search asks of a leaf before scoring it statically.
-    fn count_if_quiet(&self) -> Option<u64> {
+    /// What the search asks of a leaf before scoring it statically: `None`
+    /// when the side to move must capture, else whether it has any move at
+    /// all (none is a loss). Games answer it with a few bitboard operations.
+    fn quiet_moves_exist(&self) -> Option<bool> {
         if self.must_capture() {
             None
         } else {
-            Some(self.count_moves())
+            Some(self.count_moves() > 0)
         }
     }
 

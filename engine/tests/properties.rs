@@ -30,11 +30,17 @@ where
     fn scratch_hash(&self) -> u64;
     /// A random legal position made by placing pieces.
     fn random_placement(rng: &mut Rng64) -> Self;
+    /// True when the side to move has a piece on the board.
+    fn mover_has_pieces(&self) -> bool;
 }
 
 impl Subject for bushka::Position {
     fn scratch_hash(&self) -> u64 {
         self.compute_hash()
+    }
+
+    fn mover_has_pieces(&self) -> bool {
+        self.pieces(self.side()) != 0
     }
 
     fn random_placement(rng: &mut Rng64) -> Self {
@@ -77,6 +83,10 @@ impl Subject for bushka::Position {
 impl Subject for bashnya::Position {
     fn scratch_hash(&self) -> u64 {
         self.computed_hash()
+    }
+
+    fn mover_has_pieces(&self) -> bool {
+        self.columns_of(self.side()) != 0
     }
 
     /// Both sides' pieces (some kings, some already lost) shuffled into
@@ -167,6 +177,17 @@ where
     let mut list = MoveList::new();
     p.generate(&mut list);
     assert_eq!(p.count_moves(), list.len() as u64, "count_moves of {text}");
+    assert_eq!(
+        p.must_capture(),
+        list.iter().any(|m| G::is_capture(m)),
+        "must_capture of {text}"
+    );
+    let leaf = if p.must_capture() {
+        None
+    } else {
+        Some(!list.is_empty())
+    };
+    assert_eq!(p.quiet_moves_exist(), leaf, "quiet_moves_exist of {text}");
     let mut results = Vec::with_capacity(list.len());
     for mv in list.iter() {
         let t = p.move_text(mv);
@@ -219,6 +240,41 @@ where
         }
     }
     checked
+}
+
+/// Random placements: the search's leaf test (`quiet_moves_exist`) agrees
+/// with the generator, including blocked sides that have pieces but no move.
+/// Returns how many blocked positions were seen.
+fn blocked_leaves<G: Subject>(samples: u64) -> usize
+where
+    Weights: Evaluator<G>,
+    Material: Evaluator<G>,
+{
+    let mut rng = Rng64::seed_from_u64(0xB10C_0000 ^ (G::KIND as u64) << 40);
+    let mut blocked = 0;
+    for _ in 0..samples {
+        let p = G::random_placement(&mut rng);
+        let mut list = MoveList::new();
+        p.generate(&mut list);
+        let expect = if list.iter().any(|m| G::is_capture(m)) {
+            None
+        } else {
+            Some(!list.is_empty())
+        };
+        assert_eq!(p.quiet_moves_exist(), expect, "{}", p.to_text());
+        if expect == Some(false) && p.mover_has_pieces() {
+            blocked += 1;
+        }
+    }
+    blocked
+}
+
+#[test]
+fn leaf_test_agrees_with_generator() {
+    let b = blocked_leaves::<bushka::Position>(200_000);
+    let c = blocked_leaves::<bashnya::Position>(200_000);
+    eprintln!("blocked positions seen: Bushka {b}, Bashnya {c}");
+    assert!(b > 0 && c > 0, "no blocked position seen ({b}, {c})");
 }
 
 #[test]

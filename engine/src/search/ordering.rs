@@ -12,8 +12,8 @@ pub struct Ordering<M> {
     history: Vec<i32>,
 }
 
-/// Bonus rank of a table move, above everything.
-const TT_MOVE: i32 = 1 << 30;
+/// Rank of the table's move, above everything.
+pub const TT_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 24;
 /// Scores below this are plain quiet moves, ordered by history only (no
 /// table move, capture or killer).
@@ -39,18 +39,10 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
         }
     }
 
-    /// The ordering score of a move.
+    /// The ordering score of a move other than the table's move (which
+    /// ranks [`TT_MOVE`]).
     #[inline]
-    pub fn score<G: Game<Move = M>>(
-        &self,
-        pos: &G,
-        mv: &M,
-        ply: usize,
-        tt_move: Option<&M>,
-    ) -> i32 {
-        if tt_move == Some(mv) {
-            return TT_MOVE;
-        }
+    pub fn score<G: Game<Move = M>>(&self, pos: &G, mv: &M, ply: usize) -> i32 {
         let n = G::captured_count(mv);
         if n > 0 {
             return CAPTURE + n as i32 * 1024;

@@ -295,9 +295,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         }
         // A quiet leaf is scored without generating its moves.
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            match pos.count_if_quiet() {
-                Some(0) => return -MATE + ply as i32,
-                Some(_) => return self.evaluate(pos, key),
+            match pos.quiet_moves_exist() {
+                Some(false) => return -MATE + ply as i32,
+                Some(true) => return self.evaluate(pos, key),
                 None => {}
             }
         }
@@ -332,22 +332,29 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             return self.eval.evaluate(pos);
         }
         let depth = depth.max(0);
-        // The table's move is an index into this list: checked against it.
-        let tt_move = hit
+        let list: &[G::Move] = &list;
+        // The table's move is an index into this list: checked against it
+        // (the generator lists each move once, so the index names it).
+        let tt_index = hit
             .and_then(|h| h.move_index)
-            .and_then(|i| list.get(i as usize))
-            .copied();
+            .map(usize::from)
+            .filter(|&i| i < list.len());
         // Ordering keys: the move's score above its index in the list.
-        let mut keys: MoveList<i64> = MoveList::new();
+        let mut key_store: MoveList<i64> = MoveList::new();
         for (i, m) in list.iter().enumerate() {
-            let mut score = self.ordering.score(pos, m, ply, tt_move.as_ref());
+            let mut score = if tt_index == Some(i) {
+                ordering::TT_MOVE
+            } else {
+                self.ordering.score(pos, m, ply)
+            };
             if self.id > 0 && score < ordering::PLAIN_LIMIT {
                 // Helpers break ties among plain quiet moves their own way,
                 // so that threads spread over the tree instead of doubling up.
                 score += ((i as i32 + 1) * 0x9E37 * self.id as i32) & 0x3FF;
             }
-            keys.push(((score as i64) << 16) | i as i64);
+            key_store.push(((score as i64) << 16) | i as i64);
         }
+        let keys: &mut [i64] = &mut key_store;
         let index_of = |key: i64| key as u16 as usize;
 
         // A lone legal move costs no depth: forced lines are seen to their end.

@@ -87,6 +87,11 @@ impl Game for Position {
         movegen::has_capture(self)
     }
 
+    #[inline]
+    fn quiet_moves_exist(&self) -> Option<bool> {
+        movegen::quiet_moves_exist(self)
+    }
+
     fn is_capture(mv: &Move) -> bool {
         mv.is_capture()
     }

@@ -128,6 +128,22 @@ pub(crate) fn has_capture(pos: &Position) -> bool {
     Jumps::of(&Sides::of(pos)).capturers() != 0
 }
 
+/// `None` when the side to move must capture, else whether it has a move:
+/// a man with an empty square ahead, or a king with an empty neighbour.
+#[inline]
+pub(crate) fn quiet_moves_exist(pos: &Position) -> Option<bool> {
+    let s = Sides::of(pos);
+    if Jumps::of(&s).capturers() != 0 {
+        return None;
+    }
+    let [a, b] = s.forward();
+    let mut reach = shift(s.men, a) | shift(s.men, b);
+    if s.kings != 0 {
+        reach |= shift(s.kings, NE) | shift(s.kings, NW) | shift(s.kings, SE) | shift(s.kings, SW);
+    }
+    Some(reach & s.empty != 0)
+}
+
 /// Fills `out` with every legal move, one per resulting position.
 pub(crate) fn generate(pos: &Position, out: &mut MoveList<Move>) {
     out.clear();

@@ -53,8 +53,8 @@ impl Game for Position {
     }
 
     #[inline]
-    fn count_if_quiet(&self) -> Option<u64> {
-        movegen::count_if_quiet(self)
+    fn quiet_moves_exist(&self) -> Option<bool> {
+        movegen::quiet_moves_exist(self)
     }
 
     fn must_capture(&self) -> bool {

@@ -166,6 +166,28 @@ pub fn count_if_quiet(pos: &Position) -> Option<u64> {
     Some(n)
 }
 
+/// `None` when the side to move must capture, else whether it has a move.
+#[inline]
+pub fn quiet_moves_exist(pos: &Position) -> Option<bool> {
+    let s = Sides::of(pos);
+    if sides_have_capture(&s) {
+        return None;
+    }
+    // The front man of every chain that can move has an empty square ahead,
+    // so some man can move exactly when some man has one; a king can move
+    // when any neighbouring square is empty.
+    let mut movers = 0;
+    for d in forward(pos.side()) {
+        movers |= s.men & shift(s.empty, d.reverse());
+    }
+    if s.kings != 0 {
+        for d in DIRS {
+            movers |= s.kings & shift(s.empty, d.reverse());
+        }
+    }
+    Some(movers != 0)
+}
+
 /// Fills `out` with every legal move of the side to move.
 pub fn generate(pos: &Position, out: &mut MoveList<Move>) {
     out.clear();
