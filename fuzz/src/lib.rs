@@ -58,9 +58,10 @@ pub fn check_position<G: Scratch>(p: &G) {
         list.len() as u64,
         "mirror move count of {text}"
     );
-    let quiet = p.count_if_quiet();
-    assert!(quiet.is_none() || quiet == Some(list.len() as u64));
-    assert_eq!(p.must_capture(), list.iter().any(G::is_capture));
+    let capture = list.iter().any(G::is_capture);
+    assert_eq!(p.must_capture(), capture, "must_capture of {text}");
+    let leaf = (!capture).then_some(!list.is_empty());
+    assert_eq!(p.quiet_moves_exist(), leaf, "quiet_moves_exist of {text}");
 
     let mut results = HashSet::new();
     for mv in list.iter() {
