@@ -370,11 +370,12 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             // Selection sort, one step at a time: a cut-off spares sorting the rest.
             // Ties go to the earliest slot (the swaps below shuffle the rest a
             // little, which the bench signature depends on).
-            let mut pick = n;
-            for j in n + 1..keys.len() {
-                if keys[j] >> 16 > keys[pick] >> 16 {
-                    pick = j;
-                }
+            let (mut pick, mut top) = (n, keys[n] >> 16);
+            for (j, &k) in keys.iter().enumerate().skip(n + 1) {
+                // Written for a conditional move rather than a branch.
+                let better = k >> 16 > top;
+                top = if better { k >> 16 } else { top };
+                pick = if better { j } else { pick };
             }
             keys.swap(n, pick);
             let idx = index_of(keys[n]);
