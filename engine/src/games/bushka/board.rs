@@ -49,6 +49,33 @@ impl Dir {
     }
 }
 
+/// Calls `f` with each direction in [`DIRS`] order, written out so that
+/// after inlining every direction is a constant and each [`shift`] inside `f`
+/// compiles to one shift and a mask.
+#[inline(always)]
+pub fn each_dir(mut f: impl FnMut(Dir)) {
+    f(Dir::NE);
+    f(Dir::NW);
+    f(Dir::SE);
+    f(Dir::SW);
+}
+
+/// Calls `f` with the forward directions of `side` in [`forward`] order,
+/// each a constant after inlining (see [`each_dir`]).
+#[inline(always)]
+pub fn each_forward(side: Color, mut f: impl FnMut(Dir)) {
+    match side {
+        Color::White => {
+            f(Dir::NE);
+            f(Dir::NW);
+        }
+        Color::Black => {
+            f(Dir::SW);
+            f(Dir::SE);
+        }
+    }
+}
+
 /// The forward directions of a side.
 #[inline(always)]
 pub fn forward(side: Color) -> [Dir; 2] {

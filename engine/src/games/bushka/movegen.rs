@@ -4,7 +4,7 @@
 //! (most pieces), else non-capturing moves. Each resulting position is listed
 //! once.
 
-use super::board::{bit, forward, shift, step, Bits, Dir, Square, BOARD, DIRS};
+use super::board::{bit, each_dir, each_forward, shift, step, Bits, Dir, Square, BOARD, DIRS};
 use super::position::Position;
 use crate::movelist::MoveList;
 
@@ -111,8 +111,14 @@ fn king_can_capture(s: &Sides, d: Dir) -> bool {
 
 /// True when the side to move has a linear capture.
 pub fn has_linear_capture(pos: &Position) -> bool {
-    let s = Sides::of(pos);
-    DIRS.iter().any(|&d| linear_heads(&s, d) != 0)
+    sides_have_linear_capture(&Sides::of(pos))
+}
+
+#[inline(always)]
+fn sides_have_linear_capture(s: &Sides) -> bool {
+    let mut heads = 0;
+    each_dir(|d| heads |= linear_heads(s, d));
+    heads != 0
 }
 
 /// True when the side to move must capture (a linear or a piece capture).
@@ -124,11 +130,20 @@ pub fn has_capture(pos: &Position) -> bool {
 /// captures either way: as the head of a line, or alone when isolated.
 #[inline(always)]
 fn sides_have_capture(s: &Sides) -> bool {
-    DIRS.iter().any(|&d| {
+    let mut men = 0;
+    each_dir(|d| {
         let r = d.reverse();
-        s.men & shift(s.empty, r) & shift(shift(s.opp, r), r) != 0
-            || (s.kings != 0 && king_can_capture(s, d))
-    })
+        men |= s.men & shift(s.empty, r) & shift(shift(s.opp, r), r);
+    });
+    men != 0 || (s.kings != 0 && kings_can_capture(s))
+}
+
+/// True when some king of the mover can capture.
+#[inline(always)]
+fn kings_can_capture(s: &Sides) -> bool {
+    let mut any = false;
+    each_dir(|d| any |= king_can_capture(s, d));
+    any
 }
 
 /// Number of legal moves: popcounts when there is no capture.
@@ -148,7 +163,7 @@ pub fn count_if_quiet(pos: &Position) -> Option<u64> {
         return None;
     }
     let mut n = 0u64;
-    for d in forward(pos.side()) {
+    each_forward(pos.side(), |d| {
         // Men whose chain of own men ahead ends on an empty square: each one
         // gives one move (the head's step, or a line move placing it in front).
         let r = d.reverse();
@@ -157,11 +172,9 @@ pub fn count_if_quiet(pos: &Position) -> Option<u64> {
             n += front.count_ones() as u64;
             front = s.men & shift(front, r);
         }
-    }
+    });
     if s.kings != 0 {
-        for d in DIRS {
-            n += ray_fill(s.kings, s.empty, d).count_ones() as u64;
-        }
+        each_dir(|d| n += ray_fill(s.kings, s.empty, d).count_ones() as u64);
     }
     Some(n)
 }
@@ -177,13 +190,11 @@ pub fn quiet_moves_exist(pos: &Position) -> Option<bool> {
     // so some man can move exactly when some man has one; a king can move
     // when any neighbouring square is empty.
     let mut movers = 0;
-    for d in forward(pos.side()) {
-        movers |= s.men & shift(s.empty, d.reverse());
-    }
+    each_forward(pos.side(), |d| {
+        movers |= s.men & shift(s.empty, d.reverse())
+    });
     if s.kings != 0 {
-        for d in DIRS {
-            movers |= s.kings & shift(s.empty, d.reverse());
-        }
+        each_dir(|d| movers |= s.kings & shift(s.empty, d.reverse()));
     }
     Some(movers != 0)
 }
@@ -192,21 +203,26 @@ pub fn quiet_moves_exist(pos: &Position) -> Option<bool> {
 pub fn generate(pos: &Position, out: &mut MoveList<Move>) {
     out.clear();
     let s = Sides::of(pos);
-    if DIRS.iter().any(|&d| linear_heads(&s, d) != 0) {
+    if sides_have_linear_capture(&s) {
         linear_captures(pos, &s, out);
-    } else if DIRS
-        .iter()
-        .any(|&d| man_capture_starts(&s, d) != 0 || king_can_capture(&s, d))
-    {
+    } else if has_piece_capture(&s) {
         piece_captures(&s, out);
     } else {
         quiet_moves(pos, &s, out);
     }
 }
 
+/// True when a man or king can start a piece capture (no linear capture given).
+#[inline(always)]
+fn has_piece_capture(s: &Sides) -> bool {
+    let mut men = 0;
+    each_dir(|d| men |= man_capture_starts(s, d));
+    men != 0 || (s.kings != 0 && kings_can_capture(s))
+}
+
 /// Non-capturing moves: man steps, line moves, king moves.
 fn quiet_moves(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
-    for d in forward(pos.side()) {
+    each_forward(pos.side(), |d| {
         let r = d.reverse();
         let delta = super::board::DELTA[d as usize] as i32;
         let mut front = s.men & shift(s.empty, r);
@@ -219,7 +235,7 @@ fn quiet_moves(pos: &Position, s: &Sides, out: &mut MoveList<Move>) {
             front = s.men & shift(front, r);
             dist += 1;
         }
-    }
+    });
     for k in Bits(s.kings) {
         for d in DIRS {
             let mut t = step(k, d);
