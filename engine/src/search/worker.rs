@@ -12,6 +12,8 @@ use std::sync::atomic::Ordering::Relaxed;
 const CHECK_EVERY: u64 = 1024;
 /// Late-move reductions on (see [`Worker::search`]).
 const LMR: bool = true;
+/// The ordering key of a move already searched: below every real key.
+const TAKEN: i64 = i64::MIN;
 /// First aspiration half-window, in centi-men.
 const ASPIRATION: i32 = 40;
 
@@ -339,7 +341,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             .and_then(|h| h.move_index)
             .map(usize::from)
             .filter(|&i| i < list.len());
-        // Ordering keys: the move's score above its index in the list.
+        // Ordering keys, one per move in list order: the move's score above
+        // its index counted down, so that the largest key is the best move
+        // and, among equal scores, the one listed first.
         let mut key_store: MoveList<i64> = MoveList::new();
         for (i, m) in list.iter().enumerate() {
             let mut score = if tt_index == Some(i) {
@@ -352,10 +356,10 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 // so that threads spread over the tree instead of doubling up.
                 score += ((i as i32 + 1) * 0x9E37 * self.id as i32) & 0x3FF;
             }
-            key_store.push(((score as i64) << 16) | i as i64);
+            key_store.push(((score as i64) << 16) | (0xFFFF - i) as i64);
         }
         let keys: &mut [i64] = &mut key_store;
-        let index_of = |key: i64| key as u16 as usize;
+        let index_of = |key: i64| 0xFFFF - (key & 0xFFFF) as usize;
 
         // A lone legal move costs no depth: forced lines are seen to their end.
         let child_depth = if list.len() == 1 && depth > 0 {
@@ -367,18 +371,12 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         let mut best = -INF;
         let mut best_index = 0;
         for n in 0..keys.len() {
-            // Selection sort, one step at a time: a cut-off spares sorting the rest.
-            // Ties go to the earliest slot (the swaps below shuffle the rest a
-            // little, which the bench signature depends on).
-            let (mut pick, mut top) = (n, keys[n] >> 16);
-            for (j, &k) in keys.iter().enumerate().skip(n + 1) {
-                // Written for a conditional move rather than a branch.
-                let better = k >> 16 > top;
-                top = if better { k >> 16 } else { top };
-                pick = if better { j } else { pick };
-            }
-            keys.swap(n, pick);
-            let idx = index_of(keys[n]);
+            // The best move not yet searched: a maximum over every key (a
+            // branch-free loop the compiler vectorises); a searched move's
+            // key is set below every other. A cut-off spares the rest.
+            let top = keys.iter().copied().fold(TAKEN, i64::max);
+            let idx = index_of(top);
+            keys[idx] = TAKEN;
             let mv = list[idx];
             let child = pos.play(&mv);
             let rev = if pos.is_irreversible(&mv) {
@@ -397,7 +395,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                     && depth >= 3
                     && n >= 3
                     && !G::is_capture(&mv)
-                    && (keys[n] >> 16) < ordering::PLAIN_LIMIT as i64;
+                    && (top >> 16) < ordering::PLAIN_LIMIT as i64;
                 let r = if !reduce {
                     0
                 } else if n >= 8 && depth >= 6 {
@@ -434,7 +432,11 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
-                        let tried = keys[..n].iter().map(|&k| &list[index_of(k)]);
+                        // Every move searched before this one (in any order:
+                        // each updates its own history entry).
+                        let tried = (0..list.len())
+                            .filter(|&i| i != idx && keys[i] == TAKEN)
+                            .map(|i| &list[i]);
                         self.ordering.cutoff(pos, &mv, ply, depth, tried);
                         break;
                     }
