@@ -5,10 +5,10 @@
 //! the values emitted are White minus Black (see [`super::features`]).
 
 use super::features::{
-    add_weighted_diff, compiled_or_plain, emit_diff, fold_piece, for_side, unfolded, FeatureSink,
-    Features, FEATURE_CAPACITY, PHASE_MAX,
+    compiled_or_plain, emit_diff, fold_piece, for_side, FeatureSink, Features, FEATURE_CAPACITY,
+    PHASE_MAX,
 };
-use super::weights::{taper, Weights};
+use super::weights::{taper, Weights, MAX_WEIGHT};
 use super::Evaluator;
 use crate::bushka::board::{forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS};
 use crate::bushka::movegen::ray_fill;
@@ -239,6 +239,21 @@ const fn rows() -> [u64; 10] {
     t
 }
 
+/// The lowest bit of each row `y`: its five squares are the bits
+/// `ROW_SHIFT[y]..ROW_SHIFT[y] + 5` (rows alternately follow a ghost bit).
+const ROW_SHIFT: [u32; 10] = row_shift();
+
+const fn row_shift() -> [u32; 10] {
+    let mut t = [0; 10];
+    let mut y = 0;
+    while y < 10 {
+        t[y] = ROWS[y].trailing_zeros();
+        assert!(ROWS[y] >> t[y] == 31);
+        y += 1;
+    }
+    t
+}
+
 /// The eight centre squares, x and y in 3..=6 (symmetric under turning).
 const CENTRE_SQUARES: u64 = centre();
 
@@ -358,21 +373,387 @@ fn side_scalars(pos: &Position, us: Color) -> [u32; SCALARS] {
     f
 }
 
+/// Every square of `bb` moved one step in direction `d`, without dropping the
+/// squares that leave the board: a step off a side edge lands on a ghost bit
+/// and a step past the top on a bit above 54. Exact wherever the result is
+/// then masked with a set of board squares (no ghost bit is one), which every
+/// use below does before shifting again.
+#[inline(always)]
+fn raw(bb: u64, d: Dir) -> u64 {
+    match d {
+        Dir::NE => bb << 6,
+        Dir::NW => bb << 5,
+        Dir::SE => bb >> 5,
+        Dir::SW => bb >> 6,
+    }
+}
+
+/// `raw` applied `n` times in one shift. Exact for the squares of a mask whose
+/// members have every intermediate square on the board too (then no step
+/// touched a ghost bit): the fills below mask with runs of men, which are.
+#[inline(always)]
+fn raw_n(bb: u64, d: Dir, n: u32) -> u64 {
+    match d {
+        Dir::NE => bb << (6 * n),
+        Dir::NW => bb << (5 * n),
+        Dir::SE => bb >> (5 * n),
+        Dir::SW => bb >> (6 * n),
+    }
+}
+
+/// Terms of the compiled pattern sum: per-side counts whose White-minus-Black
+/// differences, weighted, give exactly the weighted pattern features.
+///
+/// The line features are counted as lines of *at least* 2, 3 and 4 men
+/// (`a2`, `a3`, `a4`); with `n2 = a2 - a3`, `n3 = a3 - a4`, `n4 = a4`
+/// (what [`line_counts`] returns), `w2 n2 + w3 n3 + w4 n4 =
+/// w2 a2 + (w3 - w2) a3 + (w4 - w3) a4`, so the terms' weights are those
+/// differences (see [`Compiled::new`]). The other terms are the features.
+const T_LETTER: usize = 0;
+/// Lines of at least 2, 3, 4 men along a number line (three terms).
+const T_NUMBER: usize = 3;
+/// [`EXPOSED_LINE_MEN`].
+const T_EXPOSED_LINE_MEN: usize = 6;
+/// [`EXPOSED_SINGLE`].
+const T_EXPOSED_SINGLE: usize = 7;
+/// [`LINEAR_THREAT`].
+const T_LINEAR_THREAT: usize = 8;
+/// [`ISOLATED`].
+const T_ISOLATED: usize = 9;
+/// [`MOBILITY_MEN`].
+const T_MOBILITY_MEN: usize = 10;
+/// [`EXPOSED_KING`].
+const T_EXPOSED_KING: usize = 11;
+/// [`MOBILITY_KINGS`].
+const T_MOBILITY_KINGS: usize = 12;
+/// Number of terms.
+const TERMS: usize = 13;
+
+/// The boards [`pattern_diffs`] reads, by colour (White, Black).
+#[derive(Clone, Copy)]
+struct Boards {
+    men: [u64; 2],
+    kings: [u64; 2],
+    pieces: [u64; 2],
+    empty: u64,
+}
+
+impl Boards {
+    #[inline(always)]
+    fn of(pos: &Position) -> Boards {
+        let [w, b] = [Color::White, Color::Black];
+        Boards {
+            men: [pos.men(w), pos.men(b)],
+            kings: [pos.kings(w), pos.kings(b)],
+            pieces: [pos.pieces(w), pos.pieces(b)],
+            empty: BOARD & !pos.occupied(),
+        }
+    }
+}
+
+/// Men of `men` whose neighbour behind (one step against `d`) is a man too:
+/// `men & shift(men, d)` (`men` holds board squares only, so masking with it
+/// drops what the raw shift moved off the board).
+#[inline(always)]
+fn pairs(men: u64, d: Dir) -> u64 {
+    men & raw(men, d)
+}
+
+/// The men reached from `start` (a set of men) by stepping in direction `r`
+/// through `men`, `start` included. `p1` is `pairs(men, r)`. `long` when a
+/// run may hold 9 men (a letter line has 10 squares, a number line at most
+/// 9), else runs hold at most 8. Each step of the Kogge-Stone fill doubles
+/// the distance covered: 1, then 3, then 7 (then 8). The raw shifts by 2 and
+/// 4 steps are exact because they are masked with runs of men (`p1`, `p2`),
+/// whose intermediate squares are all on the board.
+#[inline(always)]
+fn run_fill(men: u64, p1: u64, start: u64, r: Dir, long: bool) -> u64 {
+    // `p2`: men with three more men in a row against `r`.
+    let p2 = p1 & raw_n(p1, r, 2);
+    let mut g = start | (men & raw(start, r));
+    g |= p1 & raw_n(g, r, 2);
+    g |= p2 & raw_n(g, r, 4);
+    if long {
+        g |= men & raw(g, r);
+    }
+    g
+}
+
+/// Where [`pattern_diffs`] writes the White-minus-Black difference of each
+/// term: the weighted sum of the search, or the plain differences (tests).
+trait TermSink {
+    /// Adds `diff` to term `term` (a term may be added more than once).
+    fn add(&mut self, term: usize, diff: i32);
+}
+
+/// The squares with an empty square ahead along `d` and an enemy line aimed
+/// at them beyond, given `them_pairs = pairs(them_men, d.reverse())` (not
+/// masked to the board: the caller masks with a set of pieces).
+#[inline(always)]
+fn aimed(them_pairs: u64, empty: u64, d: Dir) -> u64 {
+    let r = d.reverse();
+    // `shift_n(x, r, 2) & shift_n(x, r, 3) == shift_n(x & shift(x, r), r, 2)`
+    // (shifts distribute over `&`), and `x & shift(x, r)` of the enemy men
+    // is `them_pairs`.
+    raw(empty & raw(them_pairs, r), r)
+}
+
+/// Lines of at least 2, 3 and 4 men along `d` (NE or NW), given
+/// `ahead = pairs(men, d)` and `back = pairs(men, d.reverse())`.
+#[inline(always)]
+fn line_heads(men: u64, ahead: u64, back: u64, d: Dir) -> [i32; 3] {
+    // As `line_counts`: heads have no man ahead, `two` a man behind, ...
+    let heads = men & !back;
+    let two = ahead;
+    let three = men & raw(two, d);
+    let four = men & raw(three, d);
+    [
+        (heads & two).count_ones() as i32,
+        (heads & three).count_ones() as i32,
+        (heads & four).count_ones() as i32,
+    ]
+}
+
+/// The pattern counts of one side along `d` that need no loop: (exposed
+/// single men, linear threats, exposed lines' heads), given
+/// `behind_is_man = pairs(men, d)`, `them_pairs = pairs(them_men,
+/// d.reverse())` and the enemy pieces.
+#[inline(always)]
+fn exposure(
+    men: u64,
+    behind_is_man: u64,
+    them_pairs: u64,
+    them: u64,
+    empty: u64,
+    d: Dir,
+) -> (i32, i32, u64) {
+    let r = d.reverse();
+    let aimed = aimed(them_pairs, empty, d);
+    let beyond_enemy = raw(empty & raw(them, r), r);
+    (
+        (men & !behind_is_man & aimed).count_ones() as i32,
+        (behind_is_man & beyond_enemy).count_ones() as i32,
+        behind_is_man & aimed,
+    )
+}
+
+/// [`EXPOSED_LINE_MEN`] of the side `us` (0 White, 1 Black): the men of the
+/// runs behind the heads of exposed lines.
+#[inline(never)]
+fn exposed_line_men(b: &Boards, us: usize) -> i32 {
+    let (men, them) = (b.men[us], b.men[1 - us]);
+    let mut n = 0;
+    for d in DIRS {
+        let r = d.reverse();
+        let mut taken = pairs(men, d) & aimed(pairs(them, r), b.empty, d);
+        while taken != 0 {
+            n += taken.count_ones() as i32;
+            taken = raw(taken, r) & men;
+        }
+    }
+    n
+}
+
+/// The king terms of the side `us` (0 White, 1 Black): ([`EXPOSED_KING`],
+/// [`MOBILITY_KINGS`]).
+#[inline(never)]
+fn king_terms(b: &Boards, us: usize) -> (i32, i32) {
+    let (kings, them) = (b.kings[us], b.men[1 - us]);
+    let (mut exposed, mut moves) = (0, 0);
+    if kings != 0 {
+        for d in DIRS {
+            exposed += (kings & aimed(pairs(them, d.reverse()), b.empty, d)).count_ones() as i32;
+            moves += ray_fill(kings, b.empty, d).count_ones() as i32;
+        }
+    }
+    (exposed, moves)
+}
+
+/// The White-minus-Black differences of the [`TERMS`] (the counts of
+/// [`pattern_scalars`], with the line counts as "at least").
+///
+/// Both sides are counted together, one axis at a time (the letter lines,
+/// NE and SW, then the number lines, NW and SE), so that the four boards of
+/// men with a man behind along the axis serve every feature: the lines, the
+/// exposure of both sides both ways, the men's moves (White moves NE and NW,
+/// Black SW and SE) and the isolated men.
+#[inline(always)]
+fn pattern_diffs<S: TermSink>(b: &Boards, out: &mut S) {
+    let mut acc = AxisSums::default();
+    // Two calls rather than a loop: each is compiled with its constant shifts.
+    axis(b, T_LETTER, Dir::NE, &mut acc, out);
+    axis(b, T_NUMBER, Dir::NW, &mut acc, out);
+    out.add(T_EXPOSED_SINGLE, acc.single);
+    out.add(T_LINEAR_THREAT, acc.threat);
+    out.add(T_MOBILITY_MEN, acc.mobility);
+    let [wm, bm] = b.men;
+    let isolated = (wm & !acc.neighbours[0]).count_ones() as i32
+        - (bm & !acc.neighbours[1]).count_ones() as i32;
+    out.add(T_ISOLATED, isolated);
+    // Exposed lines are rare: their men are counted only when there is one.
+    if acc.taken != 0 {
+        out.add(
+            T_EXPOSED_LINE_MEN,
+            exposed_line_men(b, 0) - exposed_line_men(b, 1),
+        );
+    }
+    // Without kings on the board the king terms are zero.
+    if b.kings[0] | b.kings[1] != 0 {
+        let (we, wm) = king_terms(b, 0);
+        let (be, bm) = king_terms(b, 1);
+        out.add(T_EXPOSED_KING, we - be);
+        out.add(T_MOBILITY_KINGS, wm - bm);
+    }
+}
+
+/// The differences [`pattern_diffs`] sums over both axes.
+#[derive(Default)]
+struct AxisSums {
+    single: i32,
+    threat: i32,
+    mobility: i32,
+    /// Heads of exposed lines of either side.
+    taken: u64,
+    /// Men with a man of their own on some neighbouring square, by colour.
+    neighbours: [u64; 2],
+}
+
+/// The part of [`pattern_diffs`] along the axis of `d` (NE or NW) and its
+/// reverse; the line terms from `base` on.
+#[inline(always)]
+fn axis<S: TermSink>(b: &Boards, base: usize, d: Dir, acc: &mut AxisSums, out: &mut S) {
+    let [wm, bm] = b.men;
+    let [wp, bp] = b.pieces;
+    let empty = b.empty;
+    let r = d.reverse();
+    let (w_ahead, w_back) = (pairs(wm, d), pairs(wm, r));
+    let (b_ahead, b_back) = (pairs(bm, d), pairs(bm, r));
+    acc.neighbours[0] |= w_ahead | w_back;
+    acc.neighbours[1] |= b_ahead | b_back;
+    let (wl, bl) = (
+        line_heads(wm, w_ahead, w_back, d),
+        line_heads(bm, b_ahead, b_back, d),
+    );
+    for k in 0..3 {
+        out.add(base + k, wl[k] - bl[k]);
+    }
+    for (ws, wt, wtaken) in [
+        exposure(wm, w_ahead, b_back, bp, empty, d),
+        exposure(wm, w_back, b_ahead, bp, empty, r),
+    ] {
+        acc.single += ws;
+        acc.threat += wt;
+        acc.taken |= wtaken;
+    }
+    for (bs, bt, btaken) in [
+        exposure(bm, b_ahead, w_back, wp, empty, d),
+        exposure(bm, b_back, w_ahead, wp, empty, r),
+    ] {
+        acc.single -= bs;
+        acc.threat -= bt;
+        acc.taken |= btaken;
+    }
+    // Each man whose chain of own men ahead ends on an empty square is one
+    // move: the runs filled back from the men before an empty square (runs
+    // along one direction are disjoint, so one count is the sum). White
+    // moves along `d`, Black along `r`.
+    let long = d.along_letter_line();
+    let w_front = wm & raw(empty, r);
+    acc.mobility += run_fill(wm, w_back, w_front, r, long).count_ones() as i32;
+    let b_front = bm & raw(empty, d);
+    acc.mobility -= run_fill(bm, b_ahead, b_front, d, long).count_ones() as i32;
+}
+
+/// The weighted sum of the pattern terms, in `i32` halves wrapping: the
+/// sums end inside `i32`, so the wrapped result is exact (see
+/// [`MAX_SUM_WEIGHTS`]).
+struct Weighted<'a> {
+    compiled: &'a Compiled,
+    mg: i32,
+    eg: i32,
+}
+
+impl TermSink for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, diff: i32) {
+        let c = self.compiled;
+        self.mg = self.mg.wrapping_add(c.term_mg[term].wrapping_mul(diff));
+        self.eg = self.eg.wrapping_add(c.term_eg[term].wrapping_mul(diff));
+    }
+}
+
+/// Packs `(mg, eg)` into one integer, `eg * 2^32 + mg`.
+///
+/// Packing is linear modulo `2^64`: wrapping sums and multiples of packed
+/// values are the packed sums and multiples. So one wrapping sum of packed
+/// values gives `MG + EG * 2^32 (mod 2^64)`, from which [`unpack`] recovers
+/// `MG` and `EG` exactly when both lie in `i32` (see [`MAX_SUM_WEIGHTS`]),
+/// whatever the intermediate sums were.
+#[inline]
+fn pack(mg: i32, eg: i32) -> i64 {
+    ((eg as i64) << 32).wrapping_add(mg as i64)
+}
+
+/// The `(mg, eg)` of a packed sum (see [`pack`]) whose halves lie in `i32`:
+/// the low half is `mg` as an `i32`, and what remains is exactly `eg * 2^32`.
+#[inline(always)]
+fn unpack(packed: i64) -> (i64, i64) {
+    let mg = packed as i32 as i64;
+    (mg, packed.wrapping_sub(mg) >> 32)
+}
+
+/// A bound on `|MG|` and `|EG|`, the middle- and end-game sums of one
+/// position, in [`MAX_WEIGHT`]s: each is `sum |w_f| |white_f - black_f|`
+/// over the features `f` at most, and `|white_f - black_f| <= white_f +
+/// black_f`. Summed over both sides and all directions, with at most 50
+/// squares:
+/// - piece entries: at most 10 weights a piece (a man: its own, piece-square,
+///   centre and tempo times at most 6 rows, or its own, piece-square and tempo
+///   times 8 rows; a man on its promotion row, which only a hand-made
+///   position has, its own and tempo times 9; a king 3), so 10 a square;
+/// - lines: a side has at most `men / 2` lines of two or more men along a
+///   direction, and each weighs one line weight: 2 directions times 25;
+/// - exposure and threat: along one direction a man counts once at most in
+///   [`EXPOSED_LINE_MEN`] and [`EXPOSED_SINGLE`] together (the runs of
+///   exposed lines are disjoint, and an exposed single man has an empty
+///   square ahead, so it is in no run), once in [`LINEAR_THREAT`], and a king
+///   once in [`EXPOSED_KING`]: 2 a piece, 4 directions;
+/// - isolated men 1 a man; men's moves 1 a man for each of 2 directions;
+/// - kings' moves: at most the empty squares along each of 4 directions, for
+///   each side.
+const MAX_SUM_WEIGHTS: i64 = 10 * 50 + 2 * 25 + 2 * 4 * 50 + 50 + 2 * 50 + 2 * 4 * 50;
+
+// Both halves of every packed sum lie in `i32` for every legal weight.
+const _: () = assert!(MAX_SUM_WEIGHTS * MAX_WEIGHT as i64 <= i32::MAX as i64);
+// A term's weight is a weight or the difference of two (see [`T_LETTER`]).
+const _: () = assert!(2 * MAX_WEIGHT as i64 <= i32::MAX as i64);
+
 /// Bushka weights compiled for the search: exactly the score of
 /// [`Weights::score_white`], computed faster.
 ///
 /// The evaluation is linear in the features, so every feature that is a sum
 /// over single pieces (material, piece-square values, back rank, centre,
 /// tempo) is folded into one table per piece kind and colour: a piece costs
-/// one table read instead of five feature entries. The pattern features are
-/// counted for both sides as before and weighted in one pass.
+/// one table read instead of five feature entries, and the men of a row one
+/// read together. The pattern features are counted for both sides in one
+/// pass that shares their shifted boards and weights each White-minus-Black
+/// difference as it goes (see [`pattern_diffs`]); all sums are exact (see
+/// [`MAX_SUM_WEIGHTS`]).
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    /// `(mg, eg)` of a piece on a square, in White's favour (Black's
-    /// entries negative): white man, white king, black man, black king.
-    table: [[(i32, i32); 64]; 4],
-    /// `(mg, eg)` weights of the pattern features (zero for the folded ones).
-    pattern: [(i32, i32); SCALARS],
+    /// The packed (see [`pack`]) `(mg, eg)` of a piece on a square, in
+    /// White's favour (Black's entries negative): white man, white king,
+    /// black man, black king.
+    table: [[i64; 64]; 4],
+    /// `men_rows[colour][y][bits]`: the packed sum of the men's entries of
+    /// `table` for the men of row `y` given by the five bits `bits` (the row's
+    /// squares from its lowest, [`ROW_SHIFT`]): one read per row instead of
+    /// one per man.
+    men_rows: [[[i64; 32]; 10]; 2],
+    /// Middle-game weights of the [`TERMS`].
+    term_mg: [i32; TERMS],
+    /// End-game weights of the [`TERMS`].
+    term_eg: [i32; TERMS],
 }
 
 impl Compiled {
@@ -381,7 +762,7 @@ impl Compiled {
         if w.kind() != crate::game::GameKind::Bushka || w.mg().len() != COUNT {
             return None;
         }
-        let mut table = [[(0, 0); 64]; 4];
+        let mut table = [[0; 64]; 4];
         for sq in Bits(BOARD) {
             for (slot, side, king) in [
                 (0, Color::White, false),
@@ -409,37 +790,92 @@ impl Compiled {
                     }
                     features.push((TEMPO, advance(sq, side) as i64));
                 }
-                // At most five weights of at most MAX_WEIGHT, the tempo one
-                // times nine: far inside i32.
-                table[slot][sq as usize] = fold_piece(w, &features, side == Color::White);
+                // At most 10 weights of at most MAX_WEIGHT: inside i32.
+                debug_assert!(features.iter().map(|f| f.1).sum::<i64>() <= 10);
+                let (mg, eg) = fold_piece(w, &features, side == Color::White);
+                table[slot][sq as usize] = pack(mg, eg);
             }
         }
-        let pattern = unfolded(w, &[MAN, KING, BACK_RANK, CENTRE, TEMPO]);
-        Some(Compiled { table, pattern })
+        let (mut term_mg, mut term_eg) = ([0; TERMS], [0; TERMS]);
+        let weight = |i: usize| (w.mg()[i], w.eg()[i]);
+        let mut set = |t: usize, (mg, eg): (i32, i32)| {
+            term_mg[t] = mg;
+            term_eg[t] = eg;
+        };
+        for (base, first) in [(T_LETTER, LINE2_LETTER), (T_NUMBER, LINE2_NUMBER)] {
+            let (w2, w3, w4) = (weight(first), weight(first + 1), weight(first + 2));
+            set(base, w2);
+            set(base + 1, (w3.0 - w2.0, w3.1 - w2.1));
+            set(base + 2, (w4.0 - w3.0, w4.1 - w3.1));
+        }
+        set(T_EXPOSED_LINE_MEN, weight(EXPOSED_LINE_MEN));
+        set(T_EXPOSED_SINGLE, weight(EXPOSED_SINGLE));
+        set(T_EXPOSED_KING, weight(EXPOSED_KING));
+        set(T_LINEAR_THREAT, weight(LINEAR_THREAT));
+        set(T_ISOLATED, weight(ISOLATED));
+        set(T_MOBILITY_MEN, weight(MOBILITY_MEN));
+        set(T_MOBILITY_KINGS, weight(MOBILITY_KINGS));
+        let mut men_rows = [[[0; 32]; 10]; 2];
+        for (colour, rows) in men_rows.iter_mut().enumerate() {
+            for (y, row) in rows.iter_mut().enumerate() {
+                for (bits, sum) in row.iter_mut().enumerate() {
+                    let men = ((bits as u64) << ROW_SHIFT[y]) & ROWS[y];
+                    *sum = Bits(men).map(|sq| table[2 * colour][sq as usize]).sum();
+                }
+            }
+        }
+        Some(Compiled {
+            table,
+            men_rows,
+            term_mg,
+            term_eg,
+        })
+    }
+
+    /// The packed sum of the pieces' table entries.
+    #[inline(always)]
+    fn piece_sum(&self, pos: &Position) -> i64 {
+        let mut packed = 0i64;
+        for (rows, men) in self
+            .men_rows
+            .iter()
+            .zip([pos.men(Color::White), pos.men(Color::Black)])
+        {
+            for (row, &shift) in rows.iter().zip(&ROW_SHIFT) {
+                packed = packed.wrapping_add(row[(men >> shift) as usize & 31]);
+            }
+        }
+        if pos.kings(Color::White) | pos.kings(Color::Black) != 0 {
+            for (table, bb) in [
+                (&self.table[1], pos.kings(Color::White)),
+                (&self.table[3], pos.kings(Color::Black)),
+            ] {
+                for sq in Bits(bb) {
+                    packed = packed.wrapping_add(table[sq as usize & 63]);
+                }
+            }
+        }
+        packed
+    }
+
+    /// The middle- and end-game sums of White's score.
+    #[inline(always)]
+    fn sums(&self, pos: &Position) -> (i64, i64) {
+        let (mg, eg) = unpack(self.piece_sum(pos));
+        let mut sum = Weighted {
+            compiled: self,
+            mg: mg as i32,
+            eg: eg as i32,
+        };
+        pattern_diffs(&Boards::of(pos), &mut sum);
+        (sum.mg as i64, sum.eg as i64)
     }
 
     /// White's score: the same value as [`Weights::score_white`].
     #[inline]
     pub fn score_white(&self, pos: &Position) -> i32 {
-        let (mut mg, mut eg) = (0i64, 0i64);
-        let boards = [
-            pos.men(Color::White),
-            pos.kings(Color::White),
-            pos.men(Color::Black),
-            pos.kings(Color::Black),
-        ];
-        for (table, bb) in self.table.iter().zip(boards) {
-            for sq in Bits(bb) {
-                let (m, e) = table[sq as usize & 63];
-                mg += m as i64;
-                eg += e as i64;
-            }
-        }
-        let white = pattern_scalars(pos, Color::White);
-        let black = pattern_scalars(pos, Color::Black);
-        let mut sums = (mg, eg);
-        add_weighted_diff(&mut sums, &self.pattern, &white, &black);
-        taper(sums.0, sums.1, pos.phase())
+        let (mg, eg) = self.sums(pos);
+        taper(mg, eg, pos.phase())
     }
 }
 
@@ -488,5 +924,204 @@ impl Features for Position {
     fn phase(&self) -> i32 {
         let pieces = self.occupied().count_ones() as i32;
         (pieces * PHASE_MAX / 30).min(PHASE_MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, GameKind};
+    use crate::zobrist::splitmix64;
+    use crate::MoveList;
+
+    /// Random placements of every density, from a nearly empty board to a
+    /// full one, with few or many kings (men never on their promotion row),
+    /// plus positions of seeded random games.
+    fn sample() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut s = 7u64;
+        let mut next = |n: u64| {
+            s = splitmix64(s);
+            s % n
+        };
+        for i in 0..20_000u64 {
+            let density = 5 + i % 96;
+            let king_rate = [0, 0, 3, 10, 40][(i / 96 % 5) as usize];
+            let (mut pieces, mut kings) = ([0u64; 2], 0u64);
+            for sq in Bits(BOARD) {
+                if next(100) >= density {
+                    continue;
+                }
+                let side = next(2) as usize;
+                let colour = [Color::White, Color::Black][side];
+                if next(100) < king_rate || promotion_row(colour) & (1 << sq) != 0 {
+                    kings |= 1 << sq;
+                }
+                pieces[side] |= 1 << sq;
+            }
+            let side = [Color::White, Color::Black][next(2) as usize];
+            out.push(Position::from_parts(pieces[0], pieces[1], kings, side));
+        }
+        let mut list = MoveList::new();
+        for _ in 0..100 {
+            let mut p = Position::start();
+            for _ in 0..200 {
+                out.push(p);
+                p.generate(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                p = p.play(&list[next(list.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    /// Lines longer than any fill step: whole long diagonals and number lines
+    /// of men, with and without an empty square ahead and enemy lines aimed.
+    fn long_lines() -> Vec<Position> {
+        let mut out = Vec::new();
+        for d in DIRS {
+            for start in Bits(BOARD) {
+                let mut line = 0u64;
+                let mut sq = start;
+                while let Some(next) = crate::bushka::board::step(sq, d) {
+                    line |= 1 << sq;
+                    sq = next;
+                }
+                line |= 1 << sq;
+                // Every prefix of the line as men of either colour, the rest
+                // of the line enemy men or empty.
+                let squares: Vec<u8> = Bits(line).collect();
+                for cut in 0..=squares.len() {
+                    for gap in 0..3 {
+                        let (mut own, mut enemy) = (0u64, 0u64);
+                        for (i, &s) in squares.iter().enumerate() {
+                            if i < cut {
+                                own |= 1 << s;
+                            } else if i >= cut + gap {
+                                enemy |= 1 << s;
+                            }
+                        }
+                        for (w, b) in [(own, enemy), (enemy, own)] {
+                            let kings = (w & promotion_row(Color::White))
+                                | (b & promotion_row(Color::Black));
+                            out.push(Position::from_parts(w, b, kings, Color::White));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The terms from the reference per-side features.
+    fn reference_terms(pos: &Position, side: Color) -> [u32; TERMS] {
+        let f = pattern_scalars(pos, side);
+        let mut t = [0; TERMS];
+        for (base, first) in [(T_LETTER, LINE2_LETTER), (T_NUMBER, LINE2_NUMBER)] {
+            let (n2, n3, n4) = (f[first], f[first + 1], f[first + 2]);
+            t[base] = n2 + n3 + n4;
+            t[base + 1] = n3 + n4;
+            t[base + 2] = n4;
+        }
+        t[T_EXPOSED_LINE_MEN] = f[EXPOSED_LINE_MEN];
+        t[T_EXPOSED_SINGLE] = f[EXPOSED_SINGLE];
+        t[T_EXPOSED_KING] = f[EXPOSED_KING];
+        t[T_LINEAR_THREAT] = f[LINEAR_THREAT];
+        t[T_ISOLATED] = f[ISOLATED];
+        t[T_MOBILITY_MEN] = f[MOBILITY_MEN];
+        t[T_MOBILITY_KINGS] = f[MOBILITY_KINGS];
+        t
+    }
+
+    /// The plain differences of the terms.
+    struct Diffs([i32; TERMS]);
+
+    impl TermSink for Diffs {
+        fn add(&mut self, term: usize, diff: i32) {
+            self.0[term] += diff;
+        }
+    }
+
+    #[test]
+    fn pattern_diffs_count_the_pattern_features() {
+        let (mut exposed, mut long_mobility) = (0, 0);
+        for pos in sample().into_iter().chain(long_lines()) {
+            let boards = Boards::of(&pos);
+            let mut diffs = Diffs([0; TERMS]);
+            pattern_diffs(&boards, &mut diffs);
+            let (w, b) = (
+                reference_terms(&pos, Color::White),
+                reference_terms(&pos, Color::Black),
+            );
+            let expected: [i32; TERMS] = std::array::from_fn(|t| w[t] as i32 - b[t] as i32);
+            assert_eq!(diffs.0, expected, "{pos:?}");
+            // The rare paths are reached, and count each side right.
+            for (side, t) in [(0, w), (1, b)] {
+                assert_eq!(
+                    exposed_line_men(&boards, side),
+                    t[T_EXPOSED_LINE_MEN] as i32
+                );
+                let kings = (t[T_EXPOSED_KING] as i32, t[T_MOBILITY_KINGS] as i32);
+                assert_eq!(king_terms(&boards, side), kings);
+            }
+            exposed += (w[T_EXPOSED_LINE_MEN] > 0) as u32;
+            long_mobility += (b[T_MOBILITY_MEN] >= 8) as u32;
+        }
+        assert!(
+            exposed > 500 && long_mobility > 50,
+            "{exposed} {long_mobility}"
+        );
+    }
+
+    /// Weights all at the largest magnitude, of one sign per half or random
+    /// signs, on boards full of one colour's pieces (men even on the
+    /// promotion row, where a man's entry is largest) and on the sample: the
+    /// packed sums are the sums of the weighted features.
+    #[test]
+    fn packed_sums_do_not_overflow() {
+        let n = COUNT;
+        let max = MAX_WEIGHT;
+        let mut positions = vec![];
+        for kings in [0, BOARD, BOARD & !promotion_row(Color::White)] {
+            positions.push(Position::from_parts(BOARD, 0, kings, Color::White));
+            positions.push(Position::from_parts(0, BOARD, kings, Color::Black));
+        }
+        // Lone kings on an empty board: the most king moves.
+        for sq in Bits(BOARD) {
+            positions.push(Position::from_parts(1 << sq, 0, 1 << sq, Color::White));
+        }
+        positions.extend(sample().into_iter().step_by(3));
+        let mut s = 11u64;
+        let mut random = || {
+            (0..n)
+                .map(|_| {
+                    s = splitmix64(s);
+                    if s & 1 == 0 {
+                        max
+                    } else {
+                        -max
+                    }
+                })
+                .collect::<Vec<i32>>()
+        };
+        let mut weights = vec![];
+        for (m, e) in [(max, max), (max, -max), (-max, max), (-max, -max)] {
+            weights.push((vec![m; n], vec![e; n]));
+        }
+        for _ in 0..4 {
+            weights.push((random(), random()));
+        }
+        for (m, e) in weights {
+            let w = Weights::from_vectors(GameKind::Bushka, m, e).unwrap();
+            let c = Compiled::new(&w).unwrap();
+            for p in &positions {
+                let f = p.feature_vec().to_dense(COUNT);
+                let dot = |v: &[i32]| f.iter().zip(v).map(|(&x, &y)| x as i64 * y as i64).sum();
+                assert_eq!(c.sums(p), (dot(w.mg()), dot(w.eg())), "{p:?}");
+                assert_eq!(c.score_white(p), w.score_white(p), "{p:?}");
+            }
+        }
     }
 }
