@@ -664,21 +664,18 @@ fn axis<S: TermSink>(b: &Boards, base: usize, d: Dir, acc: &mut AxisSums, out: &
     acc.mobility -= run_fill(bm, b_ahead, b_front, d, long).count_ones() as i32;
 }
 
-/// The weighted sum of the pattern terms, in `i32` halves wrapping: the
-/// sums end inside `i32`, so the wrapped result is exact (see
-/// [`MAX_SUM_WEIGHTS`]).
+/// The weighted sum of the pattern terms, packed (see [`pack`]): one
+/// multiplication a term for both halves.
 struct Weighted<'a> {
     compiled: &'a Compiled,
-    mg: i32,
-    eg: i32,
+    packed: i64,
 }
 
 impl TermSink for Weighted<'_> {
     #[inline(always)]
     fn add(&mut self, term: usize, diff: i32) {
-        let c = self.compiled;
-        self.mg = self.mg.wrapping_add(c.term_mg[term].wrapping_mul(diff));
-        self.eg = self.eg.wrapping_add(c.term_eg[term].wrapping_mul(diff));
+        let weight = self.compiled.term[term];
+        self.packed = self.packed.wrapping_add(weight.wrapping_mul(diff as i64));
     }
 }
 
@@ -750,10 +747,8 @@ pub struct Compiled {
     /// squares from its lowest, [`ROW_SHIFT`]): one read per row instead of
     /// one per man.
     men_rows: [[[i64; 32]; 10]; 2],
-    /// Middle-game weights of the [`TERMS`].
-    term_mg: [i32; TERMS],
-    /// End-game weights of the [`TERMS`].
-    term_eg: [i32; TERMS],
+    /// Packed `(mg, eg)` weights of the [`TERMS`].
+    term: [i64; TERMS],
 }
 
 impl Compiled {
@@ -796,12 +791,9 @@ impl Compiled {
                 table[slot][sq as usize] = pack(mg, eg);
             }
         }
-        let (mut term_mg, mut term_eg) = ([0; TERMS], [0; TERMS]);
+        let mut term = [0; TERMS];
         let weight = |i: usize| (w.mg()[i], w.eg()[i]);
-        let mut set = |t: usize, (mg, eg): (i32, i32)| {
-            term_mg[t] = mg;
-            term_eg[t] = eg;
-        };
+        let mut set = |t: usize, (mg, eg): (i32, i32)| term[t] = pack(mg, eg);
         for (base, first) in [(T_LETTER, LINE2_LETTER), (T_NUMBER, LINE2_NUMBER)] {
             let (w2, w3, w4) = (weight(first), weight(first + 1), weight(first + 2));
             set(base, w2);
@@ -827,8 +819,7 @@ impl Compiled {
         Some(Compiled {
             table,
             men_rows,
-            term_mg,
-            term_eg,
+            term,
         })
     }
 
@@ -861,14 +852,12 @@ impl Compiled {
     /// The middle- and end-game sums of White's score.
     #[inline(always)]
     fn sums(&self, pos: &Position) -> (i64, i64) {
-        let (mg, eg) = unpack(self.piece_sum(pos));
         let mut sum = Weighted {
             compiled: self,
-            mg: mg as i32,
-            eg: eg as i32,
+            packed: self.piece_sum(pos),
         };
         pattern_diffs(&Boards::of(pos), &mut sum);
-        (sum.mg as i64, sum.eg as i64)
+        unpack(sum.packed)
     }
 
     /// White's score: the same value as [`Weights::score_white`].
