@@ -195,8 +195,9 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         self.to_text()
     }
 
-    /// A number that tells moves apart for the history heuristic (collisions
-    /// only blur ordering). Games override it with their from and to squares.
+    /// A number that tells moves apart for the history heuristic and the
+    /// killer moves (collisions only blur ordering; quiet moves should not
+    /// collide). Games override it with their from and to squares.
     fn history_key(mv: &Self::Move) -> usize {
         use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
         BuildHasherDefault::<DefaultHasher>::default().hash_one(mv) as usize

@@ -2,16 +2,24 @@
 
 use super::MAX_PLY;
 use crate::game::Game;
+use std::marker::PhantomData;
 
 /// Size of the history table (moves are hashed into it).
 pub const HISTORY_SIZE: usize = 4096;
 
 /// Per-thread ordering memory: killer moves per ply and a history table.
+///
+/// Moves are remembered by their [`Game::history_key`] (from and to squares
+/// in both games): killers are quiet moves, which those squares name
+/// exactly, and a key compares in one instruction.
 pub struct Ordering<M> {
-    killers: Vec<[Option<M>; 2]>,
+    killers: Vec<[usize; 2]>,
     history: Vec<i32>,
+    _moves: PhantomData<M>,
 }
 
+/// A killer slot that holds no move (no move has this key).
+const NO_KILLER: usize = usize::MAX;
 /// Rank of the table's move, above everything.
 pub const TT_MOVE: i32 = 1 << 30;
 const KILLER: i32 = 1 << 24;
@@ -24,15 +32,16 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
     /// Empty memory.
     pub fn new() -> Self {
         Ordering {
-            killers: vec![[None, None]; MAX_PLY + 1],
+            killers: vec![[NO_KILLER; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SIZE],
+            _moves: PhantomData,
         }
     }
 
     /// Forgets killers (history is kept between iterations and aged).
     pub fn new_search(&mut self) {
         for k in &mut self.killers {
-            *k = [None, None];
+            *k = [NO_KILLER; 2];
         }
         for h in &mut self.history {
             *h /= 8;
@@ -47,22 +56,23 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
         if n > 0 {
             return CAPTURE + n as i32 * 1024;
         }
+        let key = G::history_key(mv);
         let k = &self.killers[ply];
-        if k[0].as_ref() == Some(mv) {
+        if k[0] == key {
             return KILLER + 1;
         }
-        if k[1].as_ref() == Some(mv) {
+        if k[1] == key {
             return KILLER;
         }
-        self.history[self.slot(pos, mv)]
+        self.history[Self::slot(pos, key)]
     }
 
     #[inline]
-    fn slot<G: Game<Move = M>>(&self, pos: &G, mv: &M) -> usize {
-        pos.side_to_move() as usize * HISTORY_SIZE + G::history_key(mv) % HISTORY_SIZE
+    fn slot<G: Game<Move = M>>(pos: &G, key: usize) -> usize {
+        pos.side_to_move() as usize * HISTORY_SIZE + key % HISTORY_SIZE
     }
 
-    /// A quiet move caused a cut-off: remember it; penalise the quiet moves tried before it.
+    /// A quiet move caused a cut-off: remember it; penalise the moves tried before it.
     pub fn cutoff<'t, G: Game<Move = M>>(
         &mut self,
         pos: &G,
@@ -74,17 +84,17 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
         if G::is_capture(mv) {
             return;
         }
+        let key = G::history_key(mv);
         let k = &mut self.killers[ply];
-        if k[0].as_ref() != Some(mv) {
+        if k[0] != key {
             k[1] = k[0];
-            k[0] = Some(*mv);
+            k[0] = key;
         }
         let bonus = (depth * depth).min(400);
-        let good = self.slot(pos, mv);
-        Self::update(&mut self.history[good], bonus);
+        Self::update(&mut self.history[Self::slot(pos, key)], bonus);
         for m in tried {
             if m != mv {
-                let bad = self.slot(pos, m);
+                let bad = Self::slot(pos, G::history_key(m));
                 Self::update(&mut self.history[bad], -bonus);
             }
         }

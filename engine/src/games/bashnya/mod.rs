@@ -100,6 +100,12 @@ impl Game for Position {
         mv.captures()
     }
 
+    /// From and first landing square: a quiet move is named exactly.
+    #[inline(always)]
+    fn history_key(mv: &Move) -> usize {
+        mv.from as usize * 32 + mv.path[0] as usize
+    }
+
     fn is_irreversible(&self, mv: &Move) -> bool {
         mv.is_capture() || self.kings & (1 << mv.from) == 0
     }
