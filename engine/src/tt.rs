@@ -152,9 +152,12 @@ impl Table {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            *b = Bucket::default();
-        }
+        let len = self.buckets.len();
+        // SAFETY: the buckets are plain atomics, for which all-zero bytes are
+        // the default (empty) value; `&mut self` excludes every other access.
+        // One `memset` of the whole table streams past the cache, about twice
+        // as fast as storing bucket by bucket.
+        unsafe { std::ptr::write_bytes(self.buckets.as_mut_ptr(), 0, len) };
         self.age.store(0, Relaxed);
     }
 
@@ -281,6 +284,24 @@ mod tests {
         };
         t.store(7, h);
         assert_eq!(t.probe(7), Some(h));
+    }
+
+    #[test]
+    fn clear_forgets_every_entry() {
+        let mut t = Table::new(1);
+        let keys: Vec<u64> = (1..5000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for &k in &keys {
+            t.store(k, hit(1, 5, 3));
+        }
+        assert!(keys.iter().any(|&k| t.probe(k).is_some()));
+        t.new_search();
+        t.clear();
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        assert_eq!(t.age.load(Relaxed), 0);
+        t.store(keys[0], hit(2, 9, 4));
+        assert_eq!(t.probe(keys[0]), Some(hit(2, 9, 4)));
     }
 
     #[test]

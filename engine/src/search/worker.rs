@@ -434,7 +434,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                     if score >= beta {
                         // Every move searched before this one (in any order:
                         // each updates its own history entry).
-                        let tried = (0..list.len())
+                        let searched = if n == 0 { 0 } else { list.len() };
+                        let tried = (0..searched)
                             .filter(|&i| i != idx && keys[i] == TAKEN)
                             .map(|i| &list[i]);
                         self.ordering.cutoff(pos, &mv, ply, depth, tried);
