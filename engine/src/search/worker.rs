@@ -104,6 +104,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         if list.is_empty() {
             return;
         }
+        let mut reported = 0;
         for depth in 1..=max_depth {
             // Half the helpers search one ply deeper, so threads spread over depths.
             let d = if self.id % 2 == 1 { depth + 1 } else { depth };
@@ -121,17 +122,20 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 seldepth: self.seldepth as u32,
             });
             if self.id != 0 {
+                // A helper that completes the depth asked for ends the
+                // search: its iteration is the answer, as deep as required.
+                let limit = self.shared.limits.depth;
+                if limit.is_some_and(|l| done.depth >= l) {
+                    self.shared.stop.store(true, Relaxed);
+                    break;
+                }
                 continue;
             }
-            self.flush_nodes();
-            on_info(&Info {
-                depth: done.depth,
-                seldepth: done.seldepth,
-                score: Score::from_internal(done.score),
-                nodes: self.shared.nodes.load(Relaxed),
-                time: self.shared.start.elapsed(),
-                pv: done.pv.clone(),
-            });
+            // One line per depth: a helper may have got there first.
+            if done.depth > reported {
+                self.report(&done, on_info);
+                reported = done.depth;
+            }
             if self.enough(done.depth, done.score, list.len()) {
                 break;
             }
@@ -139,7 +143,26 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         self.flush_nodes();
         if self.id == 0 {
             self.shared.stop.store(true, Relaxed);
+            // A helper may have completed a deeper iteration than the main
+            // thread's last: it is the result, so it is reported too.
+            let deepest = self.shared.best.lock().map(|b| b.clone()).ok().flatten();
+            if let Some(done) = deepest.filter(|b| b.depth > reported) {
+                self.report(&done, on_info);
+            }
         }
+    }
+
+    /// One `info` report of a completed iteration (the main thread's duty).
+    fn report(&mut self, done: &Completed<G::Move>, on_info: &mut dyn FnMut(&Info<G::Move>)) {
+        self.flush_nodes();
+        on_info(&Info {
+            depth: done.depth,
+            seldepth: done.seldepth,
+            score: Score::from_internal(done.score),
+            nodes: self.shared.nodes.load(Relaxed),
+            time: self.shared.start.elapsed(),
+            pv: done.pv.clone(),
+        });
     }
 
     /// True when the main thread should not start another iteration.
