@@ -107,8 +107,8 @@ fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
         let _ = out.flush();
     });
     match result.best {
-        Some(m) => println!("bestmove {}", pos.move_text(&m)),
-        None => println!("bestmove none"),
+        Some(m) => outln!("bestmove {}", pos.move_text(&m)),
+        None => outln!("bestmove none"),
     }
     Ok(())
 }

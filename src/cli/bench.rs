@@ -59,7 +59,7 @@ fn run<G: EvalSource>(
         engine.clear();
         let r = engine.search(&*eval, &SearchInput::new(pos, Limits::depth(depth)), |_| {});
         let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
-        println!(
+        outln!(
             "position {:2} depth {} score {} nodes {} time {} bestmove {}",
             i + 1,
             r.depth,
@@ -71,8 +71,8 @@ fn run<G: EvalSource>(
         nodes += r.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("time {:.0} ms, {} threads", secs * 1000.0, threads);
-    println!(
+    outln!("time {:.0} ms, {} threads", secs * 1000.0, threads);
+    outln!(
         "bench {} nodes {:.0} nps",
         nodes,
         nodes as f64 / secs.max(1e-9)

@@ -1,5 +1,15 @@
 //! Argument parsing and the commands.
 
+/// `println!` that returns a failed write (a reader that closed the pipe,
+/// as in `bushka bench | head`) to the caller as an error instead of
+/// panicking; [`run`] ends quietly on a closed pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?;
+    }};
+}
+
 mod analyze;
 mod bench;
 mod play;

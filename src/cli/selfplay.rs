@@ -191,7 +191,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         tb: a.tb.clone(),
     };
     if default_match {
-        println!(
+        outln!(
             "default match: our engine against the material-only baseline, depth 4, {} games",
             cfg.games.div_ceil(2) * 2
         );
@@ -208,9 +208,11 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     } else {
         0.0
     };
-    println!(
+    outln!(
         "{} games in {:.1} s ({:.0} games/min)",
-        summary.games, secs, rate
+        summary.games,
+        secs,
+        rate
     );
     Ok(())
 }
@@ -315,7 +317,7 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                println!("game {}: {e}", i + 1);
+                outln!("game {}: {e}", i + 1);
                 bad += 1;
                 continue;
             }
@@ -328,12 +330,12 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
         match r {
             Ok(()) => ok += 1,
             Err(e) => {
-                println!("game {} (round {}): {e}", i + 1, rec.round);
+                outln!("game {} (round {}): {e}", i + 1, rec.round);
                 bad += 1;
             }
         }
     }
-    println!("{ok} games legal, {bad} with errors");
+    outln!("{ok} games legal, {bad} with errors");
     if bad > 0 {
         bail!("{bad} game(s) in {} did not replay", file.display());
     }

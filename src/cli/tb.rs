@@ -60,7 +60,7 @@ fn build(pieces: u8, dir: &std::path::Path) -> Result<()> {
     let (_, reports) = engine::tb::build(&opts).map_err(|e| anyhow!("{e}"))?;
     let mut per_count = std::collections::BTreeMap::<u8, (u64, u64, f64, u32)>::new();
     for r in &reports {
-        println!(
+        outln!(
             "material {} positions {} bytes {} seconds {:.1} longest {}{}",
             r.material,
             r.positions,
@@ -76,11 +76,11 @@ fn build(pieces: u8, dir: &std::path::Path) -> Result<()> {
         e.3 += 1;
     }
     for (n, (positions, bytes, seconds, count)) in per_count {
-        println!(
+        outln!(
             "pieces {n} materials {count} positions {positions} bytes {bytes} seconds {seconds:.1}"
         );
     }
-    println!(
+    outln!(
         "built {} in {:.1}s",
         dir.display(),
         start.elapsed().as_secs_f64()
@@ -103,12 +103,12 @@ fn probe(text: &str, dir: &std::path::Path) -> Result<()> {
     }
     let (value, best) = tb.best_move(&pos).map_err(|e| anyhow!("{e}"))?;
     match value {
-        Exact::Win(d) => println!("value win {d}"),
-        Exact::Loss(d) => println!("value loss {d}"),
-        Exact::Draw => println!("value draw"),
+        Exact::Win(d) => outln!("value win {d}"),
+        Exact::Loss(d) => outln!("value loss {d}"),
+        Exact::Draw => outln!("value draw"),
     }
     if let Some(mv) = best {
-        println!("bestmove {}", pos.move_text(&mv));
+        outln!("bestmove {}", pos.move_text(&mv));
     }
     Ok(())
 }
@@ -127,7 +127,7 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
     let table = engine::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
     for side in [Color::White, Color::Black] {
         let s = table.stats(side);
-        println!(
+        outln!(
             "{mat} {} positions {} wins {} draws {} losses {} longest {} example {}",
             side.name(),
             s.positions,

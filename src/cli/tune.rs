@@ -91,7 +91,7 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
             r.bad - r.bad_examples.len() as u64
         );
     }
-    println!(
+    outln!(
         "data: {} lines, {} bad (skipped), {} with a capture pending (skipped), {} terminal, \
          {} duplicates merged; {} training and {} validation positions ({:.1} s)",
         r.lines,
@@ -113,8 +113,9 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         progress: !args.quiet,
     };
     let outcome = tuner::tune(&mut loaded, &init, &cfg)?;
-    report(&outcome, &loaded);
-    write_outputs(args, &outcome)
+    // The files first: a reader that closed the pipe must not cost the result.
+    write_outputs(args, &outcome)?;
+    report(&outcome, &loaded)
 }
 
 /// The feature indices named by `--freeze` (default: the game's man).
@@ -141,17 +142,20 @@ fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
 }
 
 /// Prints K, the losses and the exercised weights.
-fn report(o: &TuneOutcome, loaded: &tuner::Loaded) {
+fn report(o: &TuneOutcome, loaded: &tuner::Loaded) -> Result<()> {
     let how = if o.k_fitted { "fitted" } else { "given" };
-    println!("k = {:.4} ({how})", o.k);
+    outln!("k = {:.4} ({how})", o.k);
     let (first, last) = (o.curve.first(), o.curve.last());
     if let (Some(a), Some(b)) = (first, last) {
-        println!(
+        outln!(
             "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
-            a.train, b.train, a.validation, b.validation
+            a.train,
+            b.train,
+            a.validation,
+            b.validation
         );
     }
-    println!(
+    outln!(
         "{} epochs in {:.1} s ({:.0} ms each over {} positions); weights of epoch {} kept; \
          {} of {} weights exercised by the data",
         o.curve.len().saturating_sub(1),
@@ -162,6 +166,7 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded) {
         o.exercised,
         2 * loaded.train.feature_count()
     );
+    Ok(())
 }
 
 /// Writes the weights file, the loss CSV and the plot.
@@ -174,7 +179,7 @@ fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
         .clone()
         .unwrap_or_else(|| beside(&args.out, "loss.png"));
     tuner::plot::draw_png(&o.curve, &png).context("drawing the loss plot")?;
-    println!(
+    outln!(
         "wrote {}, {}, {}",
         args.out.display(),
         csv.display(),
