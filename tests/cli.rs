@@ -178,3 +178,25 @@ fn bashnya_rejump_reproduces_the_reference_reading() {
         "bashnya only",
     );
 }
+
+/// A reader that stops reading (`bushka bench | head -1`) ends the program
+/// quietly: exit status 0 and no panic message.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["bench", "--depth", "9", "--hash", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run bushka");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 8];
+    out.read_exact(&mut first).expect("some output");
+    drop(out);
+    let o = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}
