@@ -369,16 +369,11 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         // and, among equal scores, the one listed first.
         let mut key_store: MoveList<i64> = MoveList::new();
         for (i, m) in list.iter().enumerate() {
-            let mut score = if tt_index == Some(i) {
+            let score = if tt_index == Some(i) {
                 ordering::TT_MOVE
             } else {
                 self.ordering.score(pos, m, ply)
             };
-            if self.id > 0 && score < ordering::PLAIN_LIMIT {
-                // Helpers break ties among plain quiet moves their own way,
-                // so that threads spread over the tree instead of doubling up.
-                score += ((i as i32 + 1) * 0x9E37 * self.id as i32) & 0x3FF;
-            }
             key_store.push(((score as i64) << 16) | (0xFFFF - i) as i64);
         }
         let keys: &mut [i64] = &mut key_store;
