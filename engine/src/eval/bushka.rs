@@ -10,7 +10,9 @@ use super::features::{
 };
 use super::weights::{taper, Weights, MAX_WEIGHT};
 use super::Evaluator;
-use crate::bushka::board::{forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS};
+use crate::bushka::board::{
+    each_dir, forward, promotion_row, rotate, shift, to_xy, Bits, Dir, BOARD, DIRS,
+};
 use crate::bushka::movegen::ray_fill;
 use crate::bushka::Position;
 use crate::game::Color;
@@ -543,14 +545,15 @@ fn exposure(
 fn exposed_line_men(b: &Boards, us: usize) -> i32 {
     let (men, them) = (b.men[us], b.men[1 - us]);
     let mut n = 0;
-    for d in DIRS {
+    // Written out per direction (`each_dir`): constant shifts, no jump table.
+    each_dir(|d| {
         let r = d.reverse();
         let mut taken = pairs(men, d) & aimed(pairs(them, r), b.empty, d);
         while taken != 0 {
             n += taken.count_ones() as i32;
             taken = raw(taken, r) & men;
         }
-    }
+    });
     n
 }
 
@@ -561,10 +564,10 @@ fn king_terms(b: &Boards, us: usize) -> (i32, i32) {
     let (kings, them) = (b.kings[us], b.men[1 - us]);
     let (mut exposed, mut moves) = (0, 0);
     if kings != 0 {
-        for d in DIRS {
+        each_dir(|d| {
             exposed += (kings & aimed(pairs(them, d.reverse()), b.empty, d)).count_ones() as i32;
             moves += ray_fill(kings, b.empty, d).count_ones() as i32;
-        }
+        });
     }
     (exposed, moves)
 }
