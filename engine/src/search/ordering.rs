@@ -2,7 +2,6 @@
 
 use super::MAX_PLY;
 use crate::game::Game;
-use std::marker::PhantomData;
 
 /// Size of the history table (moves are hashed into it).
 pub const HISTORY_SIZE: usize = 4096;
@@ -12,10 +11,9 @@ pub const HISTORY_SIZE: usize = 4096;
 /// Moves are remembered by their [`Game::history_key`] (from and to squares
 /// in both games): killers are quiet moves, which those squares name
 /// exactly, and a key compares in one instruction.
-pub struct Ordering<M> {
+pub struct Ordering {
     killers: Vec<[usize; 2]>,
     history: Vec<i32>,
-    _moves: PhantomData<M>,
 }
 
 /// A killer slot that holds no move (no move has this key).
@@ -28,13 +26,12 @@ const KILLER: i32 = 1 << 24;
 pub const PLAIN_LIMIT: i32 = KILLER;
 const CAPTURE: i32 = 1 << 26;
 
-impl<M: Copy + PartialEq + 'static> Ordering<M> {
+impl Ordering {
     /// Empty memory.
     pub fn new() -> Self {
         Ordering {
             killers: vec![[NO_KILLER; 2]; MAX_PLY + 1],
             history: vec![0; 2 * HISTORY_SIZE],
-            _moves: PhantomData,
         }
     }
 
@@ -51,7 +48,7 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
     /// The ordering score of a move other than the table's move (which
     /// ranks [`TT_MOVE`]).
     #[inline]
-    pub fn score<G: Game<Move = M>>(&self, pos: &G, mv: &M, ply: usize) -> i32 {
+    pub fn score<G: Game>(&self, pos: &G, mv: &G::Move, ply: usize) -> i32 {
         let n = G::captured_count(mv);
         if n > 0 {
             return CAPTURE + n as i32 * 1024;
@@ -68,18 +65,18 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
     }
 
     #[inline]
-    fn slot<G: Game<Move = M>>(pos: &G, key: usize) -> usize {
+    fn slot<G: Game>(pos: &G, key: usize) -> usize {
         pos.side_to_move() as usize * HISTORY_SIZE + key % HISTORY_SIZE
     }
 
     /// A quiet move caused a cut-off: remember it; penalise the moves tried before it.
-    pub fn cutoff<'t, G: Game<Move = M>>(
+    pub fn cutoff<'t, G: Game>(
         &mut self,
         pos: &G,
-        mv: &M,
+        mv: &G::Move,
         ply: usize,
         depth: i32,
-        tried: impl Iterator<Item = &'t M>,
+        tried: impl Iterator<Item = &'t G::Move>,
     ) {
         if G::is_capture(mv) {
             return;
@@ -106,7 +103,7 @@ impl<M: Copy + PartialEq + 'static> Ordering<M> {
     }
 }
 
-impl<M: Copy + PartialEq + 'static> Default for Ordering<M> {
+impl Default for Ordering {
     fn default() -> Self {
         Self::new()
     }

@@ -27,7 +27,7 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     path: Vec<u64>,
     /// Plies since the last irreversible move, for each entry of `path`.
     reversible: Vec<usize>,
-    ordering: Ordering<G::Move>,
+    ordering: Ordering,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     flushed: u64,

@@ -110,10 +110,6 @@ fn king_can_capture(s: &Sides, d: Dir) -> bool {
 }
 
 /// True when the side to move has a linear capture.
-pub fn has_linear_capture(pos: &Position) -> bool {
-    sides_have_linear_capture(&Sides::of(pos))
-}
-
 #[inline(always)]
 fn sides_have_linear_capture(s: &Sides) -> bool {
     let mut heads = 0;
