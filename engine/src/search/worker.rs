@@ -381,6 +381,22 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             .and_then(|h| h.move_index)
             .map(usize::from)
             .filter(|&i| i < list.len());
+        // A lone legal move costs no depth: forced lines are seen to their end.
+        let child_depth = if list.len() == 1 && depth > 0 {
+            depth
+        } else {
+            depth - 1
+        };
+        // Where the children use the table, each is made one move ahead of
+        // its search and its table entry fetched meanwhile (the entry is far
+        // in memory; the search of the move before hides the wait). The
+        // table's move, searched first, is made before the others are ranked.
+        let fetch = child_depth >= table_depth::<G>(self.shared.single);
+        let made_first = tt_index.filter(|_| fetch).map(|i| {
+            let c = pos.play(&list[i]);
+            self.shared.tt.prefetch(<G as Game>::hash(&c));
+            (i, c)
+        });
         // Ordering keys, one per move in list order: the move's score above
         // its index counted down, so that the largest key is the best move
         // and, among equal scores, the one listed first.
@@ -396,24 +412,36 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         let keys: &mut [i64] = &mut key_store;
         let index_of = |key: i64| 0xFFFF - (key & 0xFFFF) as usize;
 
-        // A lone legal move costs no depth: forced lines are seen to their end.
-        let child_depth = if list.len() == 1 && depth > 0 {
-            depth
-        } else {
-            depth - 1
-        };
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = 0;
-        for n in 0..keys.len() {
-            // The best move not yet searched: a maximum over every key (a
-            // branch-free loop the compiler vectorises); a searched move's
-            // key is set below every other. A cut-off spares the rest.
+        // The best move not yet searched: a maximum over every key (a
+        // branch-free loop the compiler vectorises); a taken move's key is
+        // set below every other. The keys do not change while the moves are
+        // searched, so the next move is known before this one's search.
+        let take = |keys: &mut [i64]| {
             let top = keys.iter().copied().fold(TAKEN, i64::max);
+            keys[index_of(top)] = TAKEN;
+            top
+        };
+        let mut ahead: Option<(i64, G)> = made_first.map(|(i, c)| {
+            let top = keys[i];
+            keys[i] = TAKEN;
+            (top, c)
+        });
+        for n in 0..keys.len() {
+            let (top, child) = ahead.take().unwrap_or_else(|| {
+                let top = take(keys);
+                (top, pos.play(&list[index_of(top)]))
+            });
+            if fetch && n + 1 < keys.len() {
+                let next = take(keys);
+                let c = pos.play(&list[index_of(next)]);
+                self.shared.tt.prefetch(<G as Game>::hash(&c));
+                ahead = Some((next, c));
+            }
             let idx = index_of(top);
-            keys[idx] = TAKEN;
             let mv = list[idx];
-            let child = pos.play(&mv);
             let rev = if pos.is_irreversible(&mv) {
                 0
             } else {
@@ -470,8 +498,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                         // Every move searched before this one (in any order:
                         // each updates its own history entry).
                         let searched = if n == 0 { 0 } else { list.len() };
+                        let made = ahead.as_ref().map(|a| index_of(a.0));
                         let tried = (0..searched)
-                            .filter(|&i| i != idx && keys[i] == TAKEN)
+                            .filter(|&i| i != idx && keys[i] == TAKEN && Some(i) != made)
                             .map(|i| &list[i]);
                         self.ordering.cutoff(pos, &mv, ply, depth, tried);
                         break;
