@@ -496,7 +496,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                     }
                     if score >= beta {
                         // Every move searched before this one (in any order:
-                        // each updates its own history entry).
+                        // each updates its own history entry); the move made
+                        // ahead is taken but was not searched.
                         let searched = if n == 0 { 0 } else { list.len() };
                         let made = ahead.as_ref().map(|a| index_of(a.0));
                         let tried = (0..searched)
