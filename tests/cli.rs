@@ -106,6 +106,19 @@ fn bench_prints_its_signature_line() {
     );
 }
 
+/// The node counts of a shallow bench, pinned: a change meant only to make
+/// the search faster must leave them as they are, and a change of what is
+/// searched updates them here (and quotes the full bench's count).
+#[test]
+fn shallow_bench_signatures_are_pinned() {
+    for (game, nodes) in [("bushka", "132861"), ("bashnya", "41007")] {
+        let o = bushka(&["bench", "--game", game, "--depth", "6"]);
+        let text = stdout(&o);
+        let last = text.lines().last().unwrap();
+        assert_eq!(last.split(' ').nth(1), Some(nodes), "{game}: {last}");
+    }
+}
+
 #[test]
 fn bad_input_is_one_line_and_status_2() {
     refused(&["moves", "--position", "W:Wz9:B"], "unknown square 'z9'");
