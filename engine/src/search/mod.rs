@@ -175,11 +175,22 @@ struct Shared<'a, G: Game> {
 impl<G: Game> Shared<'_, G> {
     /// Records an iteration if it is the deepest so far; returns the deepest.
     fn complete(&self, c: Completed<G::Move>) -> Completed<G::Move> {
-        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        let mut best = self.best_guard();
         if best.as_ref().is_none_or(|b| c.depth > b.depth) {
             *best = Some(c);
         }
         best.clone().expect("just set")
+    }
+
+    /// The deepest iteration completed so far.
+    fn deepest(&self) -> Option<Completed<G::Move>> {
+        self.best_guard().clone()
+    }
+
+    /// The deepest iteration, locked (a thread that panicked holding it left
+    /// a whole value: it is only ever replaced whole).
+    fn best_guard(&self) -> std::sync::MutexGuard<'_, Option<Completed<G::Move>>> {
+        self.best.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

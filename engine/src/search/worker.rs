@@ -162,8 +162,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             self.shared.stop.store(true, Relaxed);
             // A helper may have completed a deeper iteration than the main
             // thread's last: it is the result, so it is reported too.
-            let deepest = self.shared.best.lock().map(|b| b.clone()).ok().flatten();
-            if let Some(done) = deepest.filter(|b| b.depth > reported) {
+            if let Some(done) = self.shared.deepest().filter(|b| b.depth > reported) {
                 self.report(&done, on_info);
             }
         }
@@ -307,7 +306,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         self.pv[ply].clear();
         self.nodes += 1;
         let key = <G as Game>::hash(pos);
-        let tabled = depth >= table_depth::<G>(self.shared.single);
+        let table_depth = table_depth::<G>(self.shared.single);
+        let tabled = depth >= table_depth;
         if tabled {
             self.shared.tt.prefetch(key);
         }
@@ -391,12 +391,14 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         // its search and its table entry fetched meanwhile (the entry is far
         // in memory; the search of the move before hides the wait). The
         // table's move, searched first, is made before the others are ranked.
-        let fetch = child_depth >= table_depth::<G>(self.shared.single);
-        let made_first = tt_index.filter(|_| fetch).map(|i| {
+        let fetch = child_depth >= table_depth;
+        let tt = self.shared.tt;
+        let make_and_fetch = |i: usize| {
             let c = pos.play(&list[i]);
-            self.shared.tt.prefetch(<G as Game>::hash(&c));
-            (i, c)
-        });
+            tt.prefetch(<G as Game>::hash(&c));
+            c
+        };
+        let made_first = tt_index.filter(|_| fetch).map(|i| (i, make_and_fetch(i)));
         // Ordering keys, one per move in list order: the move's score above
         // its index counted down, so that the largest key is the best move
         // and, among equal scores, the one listed first.
@@ -436,9 +438,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             });
             if fetch && n + 1 < keys.len() {
                 let next = take(keys);
-                let c = pos.play(&list[index_of(next)]);
-                self.shared.tt.prefetch(<G as Game>::hash(&c));
-                ahead = Some((next, c));
+                ahead = Some((next, make_and_fetch(index_of(next))));
             }
             let idx = index_of(top);
             let mv = list[idx];

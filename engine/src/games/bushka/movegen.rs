@@ -109,7 +109,7 @@ fn king_can_capture(s: &Sides, d: Dir) -> bool {
     shift(ray_fill(s.kings, s.empty, d), d) & s.opp != 0
 }
 
-/// True when the side to move has a linear capture.
+/// True when the mover has a linear capture.
 #[inline(always)]
 fn sides_have_linear_capture(s: &Sides) -> bool {
     let mut heads = 0;
