@@ -1,12 +1,13 @@
 //! `bench`: a fixed search workload whose node count at one thread is a
-//! signature of the search's behaviour.
+//! signature of the search's behaviour, and the time-to-depth speed-up of
+//! several threads over one on the same workload.
 
 use super::analyze::evaluator;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+use engine::eval::Evaluator;
 use engine::hub::EvalSource;
 use engine::search::{Engine, Limits, SearchInput};
 use engine::{bashnya, bushka, GameKind};
-use std::time::Instant;
 
 /// The bench positions of each game (compiled in from `data/bench/`).
 fn positions(game: GameKind) -> &'static str {
@@ -24,58 +25,200 @@ pub fn default_depth(game: GameKind) -> u32 {
     }
 }
 
+/// What `bushka bench` is asked.
+pub struct BenchArgs<'a> {
+    pub game: GameKind,
+    pub threads: u32,
+    pub depth: Option<u32>,
+    pub hash: u32,
+    pub weights: Option<&'a str>,
+    /// Compare `threads` threads with one over this many rounds.
+    pub speedup_rounds: Option<u32>,
+}
+
 /// `bushka bench`.
-pub fn bench(
-    game: GameKind,
-    threads: u32,
-    depth: Option<u32>,
-    hash: u32,
-    weights: Option<&str>,
-) -> Result<()> {
-    let depth = depth.unwrap_or_else(|| default_depth(game));
-    match game {
-        GameKind::Bushka => run::<bushka::Position>(game, threads, depth, hash, weights),
-        GameKind::Bashnya => run::<bashnya::Position>(game, threads, depth, hash, weights),
+pub fn bench(a: &BenchArgs) -> Result<()> {
+    match a.game {
+        GameKind::Bushka => run::<bushka::Position>(a),
+        GameKind::Bashnya => run::<bashnya::Position>(a),
     }
 }
 
-fn run<G: EvalSource>(
-    game: GameKind,
-    threads: u32,
-    depth: u32,
-    hash: u32,
-    weights: Option<&str>,
-) -> Result<()> {
-    let eval = evaluator::<G>(weights)?;
-    engine::tt::check_hash_mib(hash as usize).map_err(anyhow::Error::msg)?;
-    let mut engine = Engine::<G>::new(hash as usize, threads as usize);
-    let (mut nodes, start) = (0u64, Instant::now());
-    for (i, line) in positions(game)
+/// One position searched to the bench depth.
+struct Searched {
+    nodes: u64,
+    /// Search time in milliseconds (the table's clearing before it left out).
+    ms: f64,
+    line: String,
+}
+
+fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
+    let depth = a.depth.unwrap_or_else(|| default_depth(a.game));
+    let eval = evaluator::<G>(a.weights)?;
+    engine::tt::check_hash_mib(a.hash as usize).map_err(anyhow::Error::msg)?;
+    let set: Vec<G> = positions(a.game)
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .enumerate()
-    {
-        let pos = G::parse_position(line).with_context(|| format!("bench position {}", i + 1))?;
-        engine.clear();
-        let r = engine.search(&*eval, &SearchInput::new(pos, Limits::depth(depth)), |_| {});
-        let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
-        outln!(
-            "position {:2} depth {} score {} nodes {} time {} bestmove {}",
-            i + 1,
-            r.depth,
-            r.score,
-            r.nodes,
-            r.time.as_millis(),
-            best
-        );
-        nodes += r.nodes;
+        .map(|(i, l)| G::parse_position(l).with_context(|| format!("bench position {}", i + 1)))
+        .collect::<Result<_>>()?;
+    match a.speedup_rounds {
+        Some(rounds) => speedup(&set, &*eval, depth, a, rounds),
+        None => signature(&set, &*eval, depth, a),
     }
-    let secs = start.elapsed().as_secs_f64();
-    outln!("time {:.0} ms, {} threads", secs * 1000.0, threads);
+}
+
+/// Searches every position from an empty table; `each` hears of each as it ends.
+fn search_set<G: EvalSource>(
+    engine: &mut Engine<G>,
+    eval: &dyn Evaluator<G>,
+    set: &[G],
+    depth: u32,
+    mut each: impl FnMut(&Searched) -> Result<()>,
+) -> Result<Vec<Searched>> {
+    let mut out = Vec::with_capacity(set.len());
+    for (i, pos) in set.iter().enumerate() {
+        engine.clear();
+        let r = engine.search(eval, &SearchInput::new(*pos, Limits::depth(depth)), |_| {});
+        let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
+        let ms = r.time.as_secs_f64() * 1000.0;
+        let s = Searched {
+            nodes: r.nodes,
+            ms,
+            line: format!(
+                "position {:2} depth {} score {} nodes {} time {:.0} bestmove {}",
+                i + 1,
+                r.depth,
+                r.score,
+                r.nodes,
+                ms,
+                best
+            ),
+        };
+        each(&s)?;
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// The plain bench: one line per position, then the node count and speed.
+fn signature<G: EvalSource>(
+    set: &[G],
+    eval: &dyn Evaluator<G>,
+    depth: u32,
+    a: &BenchArgs,
+) -> Result<()> {
+    let mut engine = Engine::<G>::new(a.hash as usize, a.threads as usize);
+    let done = search_set(&mut engine, eval, set, depth, |s| {
+        outln!("{}", s.line);
+        Ok(())
+    })?;
+    let nodes: u64 = done.iter().map(|s| s.nodes).sum();
+    let ms: f64 = done.iter().map(|s| s.ms).sum();
+    outln!("search time {:.0} ms, {} threads", ms, a.threads);
     outln!(
         "bench {} nodes {:.0} nps",
         nodes,
-        nodes as f64 / secs.max(1e-9)
+        nodes as f64 * 1000.0 / ms.max(1e-6)
+    );
+    Ok(())
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Time to depth of `a.threads` threads against one: the bench set searched
+/// `rounds` times by each, alternately (which goes first swaps every round,
+/// so that a machine's drift falls on both alike).
+fn speedup<G: EvalSource>(
+    set: &[G],
+    eval: &dyn Evaluator<G>,
+    depth: u32,
+    a: &BenchArgs,
+    rounds: u32,
+) -> Result<()> {
+    if a.threads < 2 {
+        bail!("--speedup compares --threads T (2 or more) with one thread; got --threads 1");
+    }
+    let mut engines = [
+        Engine::<G>::new(a.hash as usize, 1),
+        Engine::<G>::new(a.hash as usize, a.threads as usize),
+    ];
+    // ms[config][position][round] and each round's totals.
+    let mut ms = vec![vec![Vec::new(); set.len()]; 2];
+    let mut totals: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut nodes: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let bar = indicatif::ProgressBar::new(2 * rounds as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} bench runs {elapsed_precise} eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    for round in 0..rounds {
+        let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
+        for c in order {
+            let done = search_set(&mut engines[c], eval, set, depth, |_| Ok(()))?;
+            for (i, s) in done.iter().enumerate() {
+                ms[c][i].push(s.ms);
+            }
+            totals[c].push(done.iter().map(|s| s.ms).sum());
+            nodes[c].push(done.iter().map(|s| s.nodes as f64).sum());
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let many = format!("{} threads", a.threads);
+    outln!("position  {:>12}  {:>12}  speed-up", "1 thread", many);
+    for (i, (one, several)) in ms[0].iter().zip(&ms[1]).enumerate() {
+        let (x, y) = (median(one), median(several));
+        outln!(
+            "{:>8}  {:>9.0} ms  {:>9.0} ms  {:>8.2}",
+            i + 1,
+            x,
+            y,
+            x / y.max(1e-6)
+        );
+    }
+    let per_round: Vec<f64> = totals[0]
+        .iter()
+        .zip(&totals[1])
+        .map(|(x, y)| x / y.max(1e-6))
+        .collect();
+    let (lo, hi) = per_round
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(l, h), &r| (l.min(r), h.max(r)));
+    let (t1, tn) = (median(&totals[0]), median(&totals[1]));
+    outln!(
+        "{:>8}  {:>9.0} ms  {:>9.0} ms  {:>8.2}",
+        "total",
+        t1,
+        tn,
+        t1 / tn.max(1e-6)
+    );
+    outln!(
+        "{:>8}  {:>12.0}  {:>12.0}  (medians of {} rounds)",
+        "nodes",
+        median(&nodes[0]),
+        median(&nodes[1]),
+        rounds
+    );
+    outln!(
+        "speedup {:.2} at depth {}, {} over 1, median totals of {} rounds (single rounds {:.2} to {:.2})",
+        t1 / tn.max(1e-6),
+        depth,
+        many,
+        rounds,
+        lo,
+        hi
     );
     Ok(())
 }

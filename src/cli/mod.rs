@@ -133,6 +133,13 @@ enum Command {
         /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
         #[arg(long)]
         weights: Option<String>,
+        /// Measure the time-to-depth speed-up of `--threads` threads over one:
+        /// the set is searched alternately by each, and a table of median times printed.
+        #[arg(long)]
+        speedup: bool,
+        /// Rounds of `--speedup` (each searches the set once with each thread count).
+        #[arg(long, requires = "speedup", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        rounds: u32,
     },
 }
 
@@ -233,7 +240,16 @@ pub fn run() -> i32 {
             depth,
             hash,
             weights,
-        } => bench::bench(game, threads, depth, hash, weights.as_deref()),
+            speedup,
+            rounds,
+        } => bench::bench(&bench::BenchArgs {
+            game,
+            threads,
+            depth,
+            hash,
+            weights: weights.as_deref(),
+            speedup_rounds: speedup.then_some(rounds),
+        }),
     };
     match result {
         Ok(()) => 0,
