@@ -124,11 +124,23 @@ fn shallow_bench_signatures_are_pinned() {
 #[test]
 fn bench_speedup_prints_a_table_of_both_thread_counts() {
     let o = bushka(&[
-        "bench", "--speedup", "--threads", "2", "--rounds", "2", "--depth", "5", "--hash", "4",
+        "bench",
+        "--speedup",
+        "--threads",
+        "2",
+        "--rounds",
+        "2",
+        "--depth",
+        "5",
+        "--hash",
+        "4",
     ]);
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].contains("1 thread") && lines[0].contains("2 threads"), "{text}");
+    assert!(
+        lines[0].contains("1 thread") && lines[0].contains("2 threads"),
+        "{text}"
+    );
     let positions = include_str!("../data/bench/bushka.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -140,14 +152,20 @@ fn bench_speedup_prints_a_table_of_both_thread_counts() {
         let ratio: f64 = f[5].parse().expect(row);
         assert!(ratio > 0.0, "{row}");
     }
-    assert!(lines[positions + 1].trim_start().starts_with("total"), "{text}");
+    assert!(
+        lines[positions + 1].trim_start().starts_with("total"),
+        "{text}"
+    );
     // One thread's node count is the plain bench's, every round.
     let single = stdout(&bushka(&["bench", "--depth", "5", "--hash", "4"]));
     let single = single.lines().last().unwrap().split(' ').nth(1).unwrap();
     let nodes: Vec<&str> = lines[positions + 2].split_whitespace().collect();
     assert_eq!((nodes[0], nodes[1]), ("nodes", single), "{text}");
     let last = lines.last().unwrap();
-    assert!(last.starts_with("speedup ") && last.contains("at depth 5, 2 threads over 1"), "{last}");
+    assert!(
+        last.starts_with("speedup ") && last.contains("at depth 5, 2 threads over 1"),
+        "{last}"
+    );
     let x: f64 = last.split(' ').nth(1).unwrap().parse().expect(last);
     assert!(x > 0.0, "{last}");
 }
@@ -156,7 +174,10 @@ fn bench_speedup_prints_a_table_of_both_thread_counts() {
 fn bad_input_is_one_line_and_status_2() {
     refused(&["bench", "--speedup"], "--threads T (2 or more)");
     refused(&["bench", "--rounds", "3"], "--speedup");
-    refused(&["bench", "--speedup", "--threads", "2", "--rounds", "0"], "0");
+    refused(
+        &["bench", "--speedup", "--threads", "2", "--rounds", "0"],
+        "0",
+    );
     refused(&["moves", "--position", "W:Wz9:B"], "unknown square 'z9'");
     refused(&["moves", "--position", "nonsense"], "malformed position");
     refused(&["moves", "--game", "chess"], "unknown game 'chess'");
