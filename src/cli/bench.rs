@@ -148,10 +148,9 @@ fn speedup<G: EvalSource>(
     if a.threads < 2 {
         bail!("--speedup compares --threads T (2 or more) with one thread; got --threads 1");
     }
-    let mut engines = [
-        Engine::<G>::new(a.hash as usize, 1),
-        Engine::<G>::new(a.hash as usize, a.threads as usize),
-    ];
+    // One engine, so one table: the thread count is set before each run.
+    let mut engine = Engine::<G>::new(a.hash as usize, 1);
+    let thread_counts = [1, a.threads as usize];
     // ms[config][position][round] and each round's totals.
     let mut ms = vec![vec![Vec::new(); set.len()]; 2];
     let mut totals: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
@@ -166,7 +165,8 @@ fn speedup<G: EvalSource>(
     for round in 0..rounds {
         let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
         for c in order {
-            let done = search_set(&mut engines[c], eval, set, depth, |_| Ok(()))?;
+            engine.set_threads(thread_counts[c]);
+            let done = search_set(&mut engine, eval, set, depth, |_| Ok(()))?;
             for (i, s) in done.iter().enumerate() {
                 ms[c][i].push(s.ms);
             }

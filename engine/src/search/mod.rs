@@ -237,7 +237,7 @@ impl<G: Game> Engine<G> {
 
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
-        self.tt.clear(self.threads);
+        self.tt.clear();
     }
 
     /// A flag that stops the running search when set (from any thread).
