@@ -6,7 +6,7 @@ use super::analyze::evaluator;
 use anyhow::{bail, Context, Result};
 use engine::eval::Evaluator;
 use engine::hub::EvalSource;
-use engine::search::{Engine, Limits, SearchInput};
+use engine::search::{Engine, Limits, SearchInput, SearchResult};
 use engine::{bashnya, bushka, GameKind};
 
 /// The bench positions of each game (compiled in from `data/bench/`).
@@ -44,12 +44,9 @@ pub fn bench(a: &BenchArgs) -> Result<()> {
     }
 }
 
-/// One position searched to the bench depth.
-struct Searched {
-    nodes: u64,
-    /// Search time in milliseconds (the table's clearing before it left out).
-    ms: f64,
-    line: String,
+/// Search time in milliseconds (the table's clearing before it left out).
+fn millis<M>(r: &SearchResult<M>) -> f64 {
+    r.time.as_secs_f64() * 1000.0
 }
 
 fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
@@ -74,29 +71,14 @@ fn search_set<G: EvalSource>(
     eval: &dyn Evaluator<G>,
     set: &[G],
     depth: u32,
-    mut each: impl FnMut(&Searched) -> Result<()>,
-) -> Result<Vec<Searched>> {
+    mut each: impl FnMut(usize, &SearchResult<G::Move>) -> Result<()>,
+) -> Result<Vec<SearchResult<G::Move>>> {
     let mut out = Vec::with_capacity(set.len());
     for (i, pos) in set.iter().enumerate() {
         engine.clear();
         let r = engine.search(eval, &SearchInput::new(*pos, Limits::depth(depth)), |_| {});
-        let best = r.best.map_or("none".to_string(), |m| pos.move_text(&m));
-        let ms = r.time.as_secs_f64() * 1000.0;
-        let s = Searched {
-            nodes: r.nodes,
-            ms,
-            line: format!(
-                "position {:2} depth {} score {} nodes {} time {:.0} bestmove {}",
-                i + 1,
-                r.depth,
-                r.score,
-                r.nodes,
-                ms,
-                best
-            ),
-        };
-        each(&s)?;
-        out.push(s);
+        each(i, &r)?;
+        out.push(r);
     }
     Ok(out)
 }
@@ -109,12 +91,21 @@ fn signature<G: EvalSource>(
     a: &BenchArgs,
 ) -> Result<()> {
     let mut engine = Engine::<G>::new(a.hash as usize, a.threads as usize);
-    let done = search_set(&mut engine, eval, set, depth, |s| {
-        outln!("{}", s.line);
+    let done = search_set(&mut engine, eval, set, depth, |i, r| {
+        let best = r.best.map_or("none".to_string(), |m| set[i].move_text(&m));
+        outln!(
+            "position {:2} depth {} score {} nodes {} time {:.0} bestmove {}",
+            i + 1,
+            r.depth,
+            r.score,
+            r.nodes,
+            millis(r),
+            best
+        );
         Ok(())
     })?;
-    let nodes: u64 = done.iter().map(|s| s.nodes).sum();
-    let ms: f64 = done.iter().map(|s| s.ms).sum();
+    let nodes: u64 = done.iter().map(|r| r.nodes).sum();
+    let ms: f64 = done.iter().map(millis).sum();
     outln!("search time {:.0} ms, {} threads", ms, a.threads);
     outln!(
         "bench {} nodes {:.0} nps",
@@ -166,27 +157,31 @@ fn speedup<G: EvalSource>(
         let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
         for c in order {
             engine.set_threads(thread_counts[c]);
-            let done = search_set(&mut engine, eval, set, depth, |_| Ok(()))?;
-            for (i, s) in done.iter().enumerate() {
-                ms[c][i].push(s.ms);
+            let done = search_set(&mut engine, eval, set, depth, |_, _| Ok(()))?;
+            for (i, r) in done.iter().enumerate() {
+                ms[c][i].push(millis(r));
             }
-            totals[c].push(done.iter().map(|s| s.ms).sum());
-            nodes[c].push(done.iter().map(|s| s.nodes as f64).sum());
+            totals[c].push(done.iter().map(millis).sum());
+            nodes[c].push(done.iter().map(|r| r.nodes as f64).sum());
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
     let many = format!("{} threads", a.threads);
-    outln!("position  {:>12}  {:>12}  speed-up", "1 thread", many);
-    for (i, (one, several)) in ms[0].iter().zip(&ms[1]).enumerate() {
-        let (x, y) = (median(one), median(several));
+    // A row: one thread's time, the threads' time, and their ratio.
+    let row = |label: &str, x: f64, y: f64| -> Result<()> {
         outln!(
             "{:>8}  {:>9.0} ms  {:>9.0} ms  {:>8.2}",
-            i + 1,
+            label,
             x,
             y,
             x / y.max(1e-6)
         );
+        Ok(())
+    };
+    outln!("position  {:>12}  {:>12}  speed-up", "1 thread", many);
+    for (i, (one, several)) in ms[0].iter().zip(&ms[1]).enumerate() {
+        row(&(i + 1).to_string(), median(one), median(several))?;
     }
     let per_round: Vec<f64> = totals[0]
         .iter()
@@ -197,13 +192,7 @@ fn speedup<G: EvalSource>(
         .iter()
         .fold((f64::MAX, f64::MIN), |(l, h), &r| (l.min(r), h.max(r)));
     let (t1, tn) = (median(&totals[0]), median(&totals[1]));
-    outln!(
-        "{:>8}  {:>9.0} ms  {:>9.0} ms  {:>8.2}",
-        "total",
-        t1,
-        tn,
-        t1 / tn.max(1e-6)
-    );
+    row("total", t1, tn)?;
     outln!(
         "{:>8}  {:>12.0}  {:>12.0}  (medians of {} rounds)",
         "nodes",
