@@ -62,9 +62,35 @@ const MATCH: [&str; 10] = [
 
 #[test]
 fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
-    let dir = temp_dir("resume");
+    killed_run_resumes_as_if_never_killed("resume", &[]);
+}
+
+/// With `--dedup`, the positions written before the kill still count as
+/// seen after the resume: the data file is the uninterrupted run's.
+#[test]
+fn a_resumed_run_deduplicates_against_the_data_written_before() {
+    // Two openings for 24 games: every game repeats positions of the games
+    // before it (its start at least), which `--dedup` writes once.
+    let dir = temp_dir("resume-dedup-book");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "B:We1,f2,h4,i5,e2,f3,g4,h5,i6,d2,f4,g5,h6,d3,g6:Bf7,e7,b5,c6,f9,a5,b6,c7,d8,e9,a6,b7,c8,d9,e0\n\
+         W:We1,f2,g3,h4,i5,e2,f3,g4,d2,e3,g5,h6,e4,f5,g6:Bc5,e7,b5,c6,d7,e8,f9,a5,b6,c7,d8,e9,a6,b7,d9\n",
+    )
+    .unwrap();
+    let book = book.display().to_string();
+    killed_run_resumes_as_if_never_killed("resume-dedup", &["--dedup", "--openings", &book]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the match whole, then again killed after a few games and resumed;
+/// the resumed run's PDN and data files must equal the whole run's.
+fn killed_run_resumes_as_if_never_killed(name: &str, extra: &[&str]) {
+    let dir = temp_dir(name);
     let (full_pdn, full_data) = (dir.join("full.pdn"), dir.join("full.data"));
     let mut args: Vec<String> = MATCH.iter().map(|s| s.to_string()).collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
     args.extend(["--concurrency", "1", "--pdn"].map(String::from));
     let with_files = |pdn: &Path, data: &Path| {
         let mut a = args.clone();
@@ -115,7 +141,11 @@ fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
     let mut resume = cut.clone();
     resume.push("--resume".into());
     let out = run_ok(&resume.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(out.contains("24 games"), "{out}");
+    let played = 24 - written;
+    assert!(
+        out.contains(&format!("24 games: {written} resumed, {played} played in")),
+        "{out}"
+    );
 
     // Every game once, the same games as the uninterrupted run (depth limits replay exactly).
     assert_eq!(games(&pdn), reference);
@@ -128,7 +158,15 @@ fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
         v.sort();
         v
     };
-    assert_eq!(lines(&data), lines(&full_data));
+    let (got, want) = (lines(&data), lines(&full_data));
+    if got != want {
+        let first = got.iter().zip(&want).find(|(g, w)| g != w);
+        panic!(
+            "data: {} lines after the resume, {} in the whole run; first difference {first:?}",
+            got.len(),
+            want.len()
+        );
+    }
     run_ok(&["pdn", "check", pdn.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

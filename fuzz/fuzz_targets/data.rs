@@ -18,7 +18,8 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(&path, data).expect("temporary file");
     // Games 0..4 count as finished; lines of other games are dropped.
     let finished: HashSet<u64> = (0..4).collect();
-    let result = recover_data(&path, &finished);
+    let mut positions = 0;
+    let result = recover_data(&path, &finished, |_| positions += 1);
     let out = std::fs::read(&path).expect("read back");
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(path.with_extension("recover.tmp"));
@@ -44,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
                 assert!(seen.insert((id, ply.to_string())), "duplicate kept: {line}");
             }
             assert_eq!(n, kept, "reported count");
+            assert_eq!(positions, kept, "positions seen");
         }
         Err(e) => {
             // Only an unreadable file (bytes that are not UTF-8) is refused;

@@ -40,11 +40,15 @@ pub fn has_content(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
 
-/// Games read back from a PDN file, with the file cut after the last complete
-/// one (a game being written when the run was killed is dropped).
-pub fn recover_pdn(path: &Path) -> Result<Vec<GameRecord>, String> {
+/// Reads the games of a PDN file back one at a time (never the whole file
+/// at once), after cutting the file after its last complete game (a game
+/// being written when the run was killed is dropped). Returns how many.
+pub fn recover_pdn(
+    path: &Path,
+    mut on_game: impl FnMut(GameRecord) -> Result<(), String>,
+) -> Result<u64, String> {
     if !path.exists() {
-        return Ok(Vec::new());
+        return Ok(0);
     }
     let end = complete_prefix(path)?;
     let file = OpenOptions::new()
@@ -56,11 +60,12 @@ pub fn recover_pdn(path: &Path) -> Result<Vec<GameRecord>, String> {
     let reader = BufReader::new(
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );
-    let mut games = Vec::new();
+    let mut n = 0;
     for g in PdnReader::new(reader) {
-        games.push(g.map_err(|e| format!("{}: {e}", path.display()))?);
+        on_game(g.map_err(|e| format!("{}: {e}", path.display()))?)?;
+        n += 1;
     }
-    Ok(games)
+    Ok(n)
 }
 
 /// Byte length of the part of a PDN file made of complete games: each game
@@ -95,9 +100,16 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
     Ok(end)
 }
 
-/// Keeps the data lines of finished games only (first copy of each line), by
-/// streaming into a new file that replaces the old one.
-pub fn recover_data(path: &Path, finished: &HashSet<u64>) -> Result<usize, String> {
+/// Keeps the data lines of finished games only, streaming them into a new
+/// file that replaces the old one; `on_kept` sees the position text of every
+/// line kept. A game's lines are written as one block: should a game's block
+/// appear twice, the first is kept, and within it the first line of each
+/// ply. Memory is a set of game ids and one block's plies, not the file.
+pub fn recover_data(
+    path: &Path,
+    finished: &HashSet<u64>,
+    mut on_kept: impl FnMut(&str),
+) -> Result<usize, String> {
     if !path.exists() {
         return Ok(0);
     }
@@ -110,20 +122,26 @@ pub fn recover_data(path: &Path, finished: &HashSet<u64>) -> Result<usize, Strin
         let mut out = BufWriter::new(
             File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?,
         );
-        let mut seen: HashSet<(u64, String)> = HashSet::new();
+        let mut blocks: HashSet<u64> = HashSet::new();
+        let mut plies: HashSet<String> = HashSet::new();
+        let (mut block, mut keep) = (None, false);
         for line in input.lines() {
             let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let mut f = line.split('\t');
-            let (Some(id), Some(_), Some(ply)) = (f.next(), f.next(), f.next()) else {
+            let (Some(id), Some(position), Some(ply)) = (f.next(), f.next(), f.next()) else {
                 continue;
             };
             let Ok(id) = id.parse::<u64>() else { continue };
-            // Data is written before its game's PDN record: only games in the PDN are whole.
-            if !finished.contains(&id) {
-                continue;
+            if block != Some(id) {
+                block = Some(id);
+                plies.clear();
+                // Data is written before its game's PDN record: only games in
+                // the PDN are whole.
+                keep = finished.contains(&id) && blocks.insert(id);
             }
-            if seen.insert((id, ply.to_string())) {
+            if keep && plies.insert(ply.to_string()) {
                 writeln!(out, "{line}").map_err(|e| e.to_string())?;
+                on_kept(position);
                 kept += 1;
             }
         }
@@ -142,4 +160,35 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
         .and_then(|_| f.sync_all())
         .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovered_data_keeps_the_first_block_of_each_finished_game() {
+        let dir = std::env::temp_dir().join(format!("bushka-recover-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.data");
+        let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n0\tB2\t1\t6\t1\n\
+                    5\tU\t0\t0\t0\n\
+                    no id here\n\
+                    1\tC\t0\t-3\t0.5\n\
+                    0\tD\t2\t7\t1\n\
+                    1\tE";
+        std::fs::write(&path, text).unwrap();
+        let finished: HashSet<u64> = [0, 1].into_iter().collect();
+        let mut seen = Vec::new();
+        let kept = recover_data(&path, &finished, |p| seen.push(p.to_string())).unwrap();
+        // Game 0's repeated ply 1 and its second block, unfinished game 5, the
+        // malformed line and the cut last line (no ply) are dropped.
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n1\tC\t0\t-3\t0.5\n"
+        );
+        assert_eq!(kept, 3);
+        assert_eq!(seen, ["A", "B", "C"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

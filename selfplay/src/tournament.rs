@@ -124,6 +124,8 @@ struct PairingStats {
 pub struct Summary {
     /// Games finished (resumed ones included).
     pub games: u64,
+    /// Of those, games read back from the PDN file by `--resume`.
+    pub resumed: u64,
     /// Per engine results against the field.
     pub engines: Vec<EngineSummary>,
     /// Per pairing results.
@@ -327,6 +329,7 @@ impl<'a> Tally<'a> {
         });
         Summary {
             games: self.done,
+            resumed: 0,
             engines,
             pairings,
             sprt,
@@ -451,6 +454,7 @@ where
     let slots = schedule(cfg);
     let mut tally = Tally::new(cfg, &slots);
 
+    let seen: Option<DashSet<u64>> = cfg.dedup.then(DashSet::new);
     // Resume: the finished games are those in the PDN file.
     let mut finished: HashSet<u64> = HashSet::new();
     for path in [&cfg.pdn, &cfg.data].into_iter().flatten() {
@@ -467,7 +471,7 @@ where
             .as_ref()
             .ok_or("--resume needs the --pdn file of the run")?;
         let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
-        for rec in recover_pdn(pdn)? {
+        recover_pdn(pdn, |rec| {
             let id = rec.round.parse::<u64>().ok().and_then(|r| r.checked_sub(1));
             let slot = id.and_then(|id| by_id.get(&id)).ok_or_else(|| {
                 format!(
@@ -492,9 +496,15 @@ where
             if finished.insert(slot.id) {
                 tally.add(slot, outcome);
             }
-        }
+            Ok(())
+        })?;
         if let Some(data) = &cfg.data {
-            recover_data(data, &finished)?;
+            // The positions already written count as seen for `--dedup`.
+            recover_data(data, &finished, |text| {
+                if let (Some(seen), Ok(pos)) = (&seen, G::parse_position(text)) {
+                    seen.insert(<G as Game>::hash(&pos));
+                }
+            })?;
         }
     }
     let pending: Vec<Slot> = slots
@@ -504,7 +514,6 @@ where
         .collect();
     let mut pdn_out = cfg.pdn.as_deref().map(AppendFile::open).transpose()?;
     let mut data_out = cfg.data.as_deref().map(AppendFile::open).transpose()?;
-    let seen: Option<DashSet<u64>> = cfg.dedup.then(DashSet::new);
 
     let bar = if cfg.progress {
         let b = ProgressBar::new(slots.len() as u64);
@@ -590,6 +599,7 @@ where
         return Err(e);
     }
     let mut summary = tally.summary();
+    summary.resumed = finished.len() as u64;
     // Games under way when the test decided are kept and counted, which can
     // move the final LLR; the decision stands as taken.
     if let (Some((status, llr, games)), Some(sp)) = (decided, summary.sprt.as_mut()) {

@@ -203,17 +203,30 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     };
     print!("{}", table(&summary));
     let secs = start.elapsed().as_secs_f64();
+    // The rate counts the games played now, not those a resume read back.
+    let played = summary.games - summary.resumed.min(summary.games);
     let rate = if secs > 0.0 {
-        summary.games as f64 * 60.0 / secs
+        played as f64 * 60.0 / secs
     } else {
         0.0
     };
-    outln!(
-        "{} games in {:.1} s ({:.0} games/min)",
-        summary.games,
-        secs,
-        rate
-    );
+    if summary.resumed > 0 {
+        outln!(
+            "{} games: {} resumed, {} played in {:.1} s ({:.0} games/min)",
+            summary.games,
+            summary.resumed,
+            played,
+            secs,
+            rate
+        );
+    } else {
+        outln!(
+            "{} games in {:.1} s ({:.0} games/min)",
+            summary.games,
+            secs,
+            rate
+        );
+    }
     Ok(())
 }
 
