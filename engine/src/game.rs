@@ -145,6 +145,17 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         list.len() as u64
     }
 
+    /// Leaf count of the move tree `depth` plies deep (see [`crate::perft`]).
+    /// The generic walk; a game with a faster one of its own replaces it.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::walk(self, depth)
+    }
+
+    /// [`Game::perft`] split over the current rayon pool.
+    fn perft_parallel(&self, depth: u32) -> u64 {
+        crate::perft::walk_parallel(self, depth)
+    }
+
     /// What the search asks of a leaf before scoring it statically: `None`
     /// when the side to move must capture, else whether it has any move at
     /// all (none is a loss). Games answer it with a few bitboard operations.

@@ -1,26 +1,25 @@
 //! Perft: counting the leaves of the legal move tree, for proving move generators.
 
-use crate::bashnya;
 use crate::game::Game;
 use crate::movelist::MoveList;
 use rayon::prelude::*;
-use std::any::Any;
 
-/// Leaf count of the move tree `depth` plies deep, counting the last ply in bulk.
-///
-/// Bashnya positions take the game's own faster walk (same counts; see
-/// `games::bashnya::perft`). The type test is resolved at compile time.
+/// Leaf count of the move tree `depth` plies deep, counting the last ply in
+/// bulk: the game's [`Game::perft`] (Bashnya has a faster walk of its own,
+/// `games::bashnya::perft`, with the same counts).
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
-    if let Some(pos) = (pos as &dyn Any).downcast_ref::<bashnya::Position>() {
-        return bashnya::perft::perft(pos, depth);
-    }
+    pos.perft(depth)
+}
+
+/// The generic walk behind [`Game::perft`].
+pub fn walk<G: Game>(pos: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(),
         _ => {
             let mut list = MoveList::new();
             pos.generate(&mut list);
-            list.iter().map(|m| perft(&pos.play(m), depth - 1)).sum()
+            list.iter().map(|m| walk(&pos.play(m), depth - 1)).sum()
         }
     }
 }
@@ -43,21 +42,23 @@ pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
         .collect()
 }
 
-/// Perft split over the current rayon pool. Splits two plies deep when the
-/// root has few moves, so that both cores stay busy. Bashnya positions are
-/// split by the game's own walk (see `games::bashnya::perft`).
+/// Perft split over the current rayon pool: the game's
+/// [`Game::perft_parallel`].
 pub fn perft_parallel<G: Game>(pos: &G, depth: u32) -> u64 {
-    if let Some(pos) = (pos as &dyn Any).downcast_ref::<bashnya::Position>() {
-        return bashnya::perft::perft_parallel(pos, depth);
-    }
+    pos.perft_parallel(depth)
+}
+
+/// The generic split behind [`Game::perft_parallel`]: two plies deep when the
+/// root has few moves, so that both cores stay busy.
+pub fn walk_parallel<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth <= 2 {
-        return perft(pos, depth);
+        return pos.perft(depth);
     }
     let mut list = MoveList::new();
     pos.generate(&mut list);
     let children: Vec<G> = list.iter().map(|m| pos.play(m)).collect();
     if children.len() >= 2 * rayon::current_num_threads() || depth == 3 {
-        return children.par_iter().map(|c| perft(c, depth - 1)).sum();
+        return children.par_iter().map(|c| c.perft(depth - 1)).sum();
     }
     let mut grand: Vec<G> = Vec::new();
     for c in &children {
@@ -65,5 +66,5 @@ pub fn perft_parallel<G: Game>(pos: &G, depth: u32) -> u64 {
         c.generate(&mut l2);
         grand.extend(l2.iter().map(|m| c.play(m)));
     }
-    grand.par_iter().map(|g| perft(g, depth - 2)).sum()
+    grand.par_iter().map(|g| g.perft(depth - 2)).sum()
 }

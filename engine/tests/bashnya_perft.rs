@@ -10,7 +10,7 @@
 mod bashnya_oracle;
 
 use engine::bashnya::{Position, Rules};
-use engine::perft::{perft, perft_parallel};
+use engine::perft::{perft, perft_parallel, walk, walk_parallel};
 use engine::Game;
 
 /// Lines with more expected nodes than this run only in the ignored test.
@@ -81,6 +81,23 @@ fn russian_draughts_cross_check() {
             depth + 1
         );
     }
+}
+
+/// Bashnya's own walk (`Game::perft`) counts what the generic walk over
+/// `generate` and `play` counts, under both readings of RULES.md 2.3.
+#[test]
+fn own_walk_agrees_with_the_generic_walk() {
+    for (fen, depth, nodes) in cases() {
+        if nodes > 200_000 {
+            continue;
+        }
+        for rules in [Rules::Standard, Rules::ImmediateRejump] {
+            let pos = Position::parse_position(&fen).unwrap().with_rules(rules);
+            assert_eq!(perft(&pos, depth), walk(&pos, depth), "{fen} {rules:?}");
+        }
+    }
+    let start = Position::start();
+    assert_eq!(perft_parallel(&start, 6), walk_parallel(&start, 6));
 }
 
 #[test]

@@ -52,6 +52,14 @@ impl Game for Position {
 
     const KIND: GameKind = GameKind::Bashnya;
 
+    fn perft(&self, depth: u32) -> u64 {
+        perft::perft(self, depth)
+    }
+
+    fn perft_parallel(&self, depth: u32) -> u64 {
+        perft::perft_parallel(self, depth)
+    }
+
     fn start() -> Self {
         Position::initial()
     }

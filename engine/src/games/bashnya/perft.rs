@@ -28,8 +28,8 @@ use crate::game::Color;
 use crate::movelist::MoveList;
 use rayon::prelude::*;
 
-/// Leaf count of the move tree `depth` plies deep (the count of
-/// `engine::perft::perft`, which calls this for Bashnya positions).
+/// Leaf count of the move tree `depth` plies deep: Bashnya's
+/// [`Game::perft`](crate::game::Game::perft), the generic walk's count.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -41,8 +41,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft split over the current rayon pool (the count of
-/// `engine::perft::perft_parallel`). The tree is cut where it has at least
+/// Perft split over the current rayon pool: Bashnya's
+/// [`Game::perft_parallel`](crate::game::Game::perft_parallel). The tree is cut where it has at least
 /// [`TASKS_PER_THREAD`] subtrees per thread, or three plies above the leaves,
 /// so that the threads finish together even though subtrees differ a lot in
 /// size (at the start the largest of the seven is a fifth of the tree).
