@@ -84,7 +84,8 @@ fn russian_draughts_cross_check() {
 }
 
 /// Bashnya's own walk (`Game::perft`) counts what the generic walk over
-/// `generate` and `play` counts, under both readings of RULES.md 2.3.
+/// `generate` and `play` counts, under both readings of RULES.md 2.3; and its
+/// own parallel split what the generic split (over its own walk) counts.
 #[test]
 fn own_walk_agrees_with_the_generic_walk() {
     for (fen, depth, nodes) in cases() {

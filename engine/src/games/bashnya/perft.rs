@@ -42,8 +42,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft split over the current rayon pool: Bashnya's
-/// [`Game::perft_parallel`](crate::game::Game::perft_parallel). The tree is cut where it has at least
-/// [`TASKS_PER_THREAD`] subtrees per thread, or three plies above the leaves,
+/// [`Game::perft_parallel`](crate::game::Game::perft_parallel). The tree is
+/// cut where it has at least [`TASKS_PER_THREAD`] subtrees per thread, or three plies above the leaves,
 /// so that the threads finish together even though subtrees differ a lot in
 /// size (at the start the largest of the seven is a fifth of the tree).
 pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
