@@ -43,9 +43,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 
 /// Perft split over the current rayon pool: Bashnya's
 /// [`Game::perft_parallel`](crate::game::Game::perft_parallel). The tree is
-/// cut where it has at least [`TASKS_PER_THREAD`] subtrees per thread, or three plies above the leaves,
-/// so that the threads finish together even though subtrees differ a lot in
-/// size (at the start the largest of the seven is a fifth of the tree).
+/// cut where it has at least [`TASKS_PER_THREAD`] subtrees per thread, or
+/// three plies above the leaves, so that the threads finish together even
+/// though subtrees differ a lot in size (at the start the largest of the
+/// seven is a fifth of the tree).
 pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
     let mut tasks = vec![*pos];
