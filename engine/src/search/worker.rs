@@ -49,7 +49,8 @@ const EVAL_CACHE: usize = 1 << 12;
 /// 18,109,474 nodes) and made each node about a quarter cheaper. Two threads
 /// reached the depth sooner with depth-1 entries shared (2.27 s against 2.51 s,
 /// medians of five), and Bashnya's tree grew by 11% without them (6,459,687 ->
-/// 7,150,471 nodes at the same node rate), so both keep them.
+/// 7,150,471 nodes at the same node rate, with the hand-set weights of then),
+/// so both keep them.
 #[inline(always)]
 fn table_depth<G: Game>(single: bool) -> i32 {
     match G::KIND {
