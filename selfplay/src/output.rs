@@ -42,13 +42,13 @@ pub fn has_content(path: &Path) -> bool {
 
 /// Reads the games of a PDN file back one at a time (never the whole file
 /// at once), after cutting the file after its last complete game (a game
-/// being written when the run was killed is dropped). Returns how many.
+/// being written when the run was killed is dropped).
 pub fn recover_pdn(
     path: &Path,
     mut on_game: impl FnMut(GameRecord) -> Result<(), String>,
-) -> Result<u64, String> {
+) -> Result<(), String> {
     if !path.exists() {
-        return Ok(0);
+        return Ok(());
     }
     let end = complete_prefix(path)?;
     let file = OpenOptions::new()
@@ -60,12 +60,10 @@ pub fn recover_pdn(
     let reader = BufReader::new(
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );
-    let mut n = 0;
     for g in PdnReader::new(reader) {
         on_game(g.map_err(|e| format!("{}: {e}", path.display()))?)?;
-        n += 1;
     }
-    Ok(n)
+    Ok(())
 }
 
 /// Byte length of the part of a PDN file made of complete games: each game

@@ -207,6 +207,8 @@ struct Tally<'a> {
     pairings: Vec<PairingStats>,
     per_engine: Vec<Trinomial>,
     done: u64,
+    /// Of `done`, the games read back by `--resume`.
+    resumed: u64,
 }
 
 impl<'a> Tally<'a> {
@@ -226,6 +228,7 @@ impl<'a> Tally<'a> {
             pairings,
             per_engine: vec![Trinomial::default(); cfg.engines.len()],
             done: 0,
+            resumed: 0,
         }
     }
 
@@ -329,7 +332,7 @@ impl<'a> Tally<'a> {
         });
         Summary {
             games: self.done,
-            resumed: 0,
+            resumed: self.resumed,
             engines,
             pairings,
             sprt,
@@ -495,6 +498,7 @@ where
                 .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
             if finished.insert(slot.id) {
                 tally.add(slot, outcome);
+                tally.resumed += 1;
             }
             Ok(())
         })?;
@@ -599,7 +603,6 @@ where
         return Err(e);
     }
     let mut summary = tally.summary();
-    summary.resumed = finished.len() as u64;
     // Games under way when the test decided are kept and counted, which can
     // move the final LLR; the decision stands as taken.
     if let (Some((status, llr, games)), Some(sp)) = (decided, summary.sprt.as_mut()) {

@@ -204,29 +204,21 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     print!("{}", table(&summary));
     let secs = start.elapsed().as_secs_f64();
     // The rate counts the games played now, not those a resume read back.
-    let played = summary.games - summary.resumed.min(summary.games);
+    let played = summary.games.saturating_sub(summary.resumed);
     let rate = if secs > 0.0 {
         played as f64 * 60.0 / secs
     } else {
         0.0
     };
-    if summary.resumed > 0 {
-        outln!(
-            "{} games: {} resumed, {} played in {:.1} s ({:.0} games/min)",
-            summary.games,
-            summary.resumed,
-            played,
-            secs,
-            rate
-        );
+    let games = if summary.resumed > 0 {
+        format!(
+            "{} games: {} resumed, {played} played",
+            summary.games, summary.resumed
+        )
     } else {
-        outln!(
-            "{} games in {:.1} s ({:.0} games/min)",
-            summary.games,
-            secs,
-            rate
-        );
-    }
+        format!("{} games", summary.games)
+    };
+    outln!("{games} in {secs:.1} s ({rate:.0} games/min)");
     Ok(())
 }
 
