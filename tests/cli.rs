@@ -194,6 +194,10 @@ fn bad_input_is_one_line_and_status_2() {
     );
     refused(&["analyze", "--depth", "0"], "0");
     refused(
+        &["tune", "--data", "x", "--out", "y", "--captures", "keep"],
+        "keep",
+    );
+    refused(
         &["analyze", "--depth", "1", "--hash", "60000"],
         "hash must be from 1 to",
     );
@@ -269,4 +273,79 @@ fn closed_stdout_is_not_a_panic() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(o.status.code(), Some(0), "{err}");
+}
+
+#[test]
+fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
+    let dir = std::env::temp_dir().join(format!("bushka-cli-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("train.data");
+    let data_s = data.to_str().unwrap();
+    let o = bushka(&[
+        "selfplay",
+        "--game",
+        "bashnya",
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=b,depth=2",
+        "--games",
+        "16",
+        "--data",
+        data_s,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // "data: L lines, 0 bad (skipped), N with a capture pending (...), ..."
+    let pending = |text: &str| -> (u64, String) {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("data: "))
+            .expect("data line");
+        let n = line
+            .split(", ")
+            .find(|f| f.contains("with a capture pending"))
+            .and_then(|f| f.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("pending count");
+        (n, line.to_string())
+    };
+    let mut kept = Vec::new();
+    for captures in ["skip", "resolve"] {
+        let out = dir.join(format!("{captures}.json"));
+        let o = bushka(&[
+            "tune",
+            "--game",
+            "bashnya",
+            "--data",
+            data_s,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "3",
+            "--captures",
+            captures,
+            "--quiet",
+        ]);
+        let text = stdout(&o);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.exists(), "{text}");
+        let (n, line) = pending(&text);
+        assert!(n > 0, "{line}");
+        if captures == "resolve" {
+            assert!(line.contains("resolved to a quiet position"), "{line}");
+        } else {
+            assert!(line.contains("pending (skipped)"), "{line}");
+        }
+        let positions: usize = line
+            .split("; ")
+            .nth(1)
+            .and_then(|f| f.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("training count");
+        kept.push(positions);
+    }
+    // Resolved capture lines add positions (their quiet ends) to the set.
+    assert!(kept[1] >= kept[0], "{kept:?}");
+    std::fs::remove_dir_all(&dir).ok();
 }

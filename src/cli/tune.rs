@@ -48,9 +48,23 @@ pub struct TuneArgs {
     /// The loss plot (default: OUT.loss.png).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Positions whose side to move must capture: `resolve` replaces each by
+    /// the quiet position at the end of its best capture line (judged by the
+    /// initial weights), `skip` leaves them out.
+    #[arg(long, value_enum, default_value_t = Captures::Skip)]
+    pub captures: Captures,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// What `bushka tune` does with capture-pending positions.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Captures {
+    /// Play the captures out to a quiet position and fit that.
+    Resolve,
+    /// Leave them out.
+    Skip,
 }
 
 /// `bushka tune`.
@@ -80,7 +94,8 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         None => Weights::default_for(G::KIND),
     };
     let clock = std::time::Instant::now();
-    let mut loaded = tuner::load_files::<G>(&args.data, args.validation)?;
+    let resolver = (args.captures == Captures::Resolve).then(|| G::compile(&init));
+    let mut loaded = tuner::load_files::<G>(&args.data, args.validation, resolver)?;
     let r = &loaded.report;
     for b in &r.bad_examples {
         eprintln!("warning: skipped {b}");
@@ -91,12 +106,20 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
             r.bad - r.bad_examples.len() as u64
         );
     }
+    let pending = match args.captures {
+        Captures::Skip => format!("{} with a capture pending (skipped)", r.non_quiet),
+        Captures::Resolve => format!(
+            "{} with a capture pending ({} resolved to a quiet position, {} skipped)",
+            r.non_quiet,
+            r.resolved,
+            r.non_quiet - r.resolved
+        ),
+    };
     outln!(
-        "data: {} lines, {} bad (skipped), {} with a capture pending (skipped), {} terminal, \
+        "data: {} lines, {} bad (skipped), {pending}, {} terminal, \
          {} duplicates merged; {} training and {} validation positions ({:.1} s)",
         r.lines,
         r.bad,
-        r.non_quiet,
         r.terminal,
         r.duplicates,
         r.train,

@@ -1,6 +1,7 @@
 //! Evaluation tuning (Texel-style logistic regression) from self-play data.
 //!
-//! [`load`] streams `bushka selfplay --data` files into compact sets of quiet,
+//! [`load`] streams `bushka selfplay --data` files into compact sets of quiet
+//! ([`resolve`] plays pending captures out),
 //! de-duplicated positions whose features come from the engine's own
 //! extractors ([`engine::eval::Features::feature_vec`]); [`model`] predicts
 //! `sigmoid(k * eval / 100)` for White; [`kfit`] fits `k`; [`train`] runs Adam
@@ -12,6 +13,7 @@ pub mod kfit;
 pub mod load;
 pub mod model;
 pub mod plot;
+pub mod resolve;
 pub mod synthetic;
 pub mod train;
 

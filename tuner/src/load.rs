@@ -10,8 +10,10 @@
 //!   refuses, invalid UTF-8) is **skipped**, counted, and reported with its
 //!   file and line number; blank lines and `#` comments are ignored. Loading
 //!   fails only when no usable position remains.
-//! * Only **quiet** positions are kept: one whose side to move must capture
-//!   is skipped (not resolved by a search), as is one with no legal move.
+//! * Only **quiet** positions are fitted. One whose side to move must capture
+//!   is either **resolved** (with [`Loader::resolving`]: replaced by the quiet
+//!   position at the end of its best capture line, see [`crate::resolve`]) or
+//!   skipped; one with no legal move is skipped.
 //! * Positions are **de-duplicated** by Zobrist hash; the duplicates' results
 //!   and known scores are **averaged**.
 //! * The validation share is chosen by hash, so the split is deterministic
@@ -19,7 +21,7 @@
 
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
-use engine::eval::{FeatureVec, Features, PHASE_MAX};
+use engine::eval::{Evaluator, FeatureVec, Features, PHASE_MAX};
 use engine::zobrist::splitmix64;
 use engine::Color;
 use rayon::prelude::*;
@@ -112,8 +114,10 @@ pub struct LoadReport {
     pub bad: u64,
     /// The first [`BAD_EXAMPLES`] malformed lines.
     pub bad_examples: Vec<BadLine>,
-    /// Positions skipped because the side to move must capture.
+    /// Lines whose side to move must capture.
     pub non_quiet: u64,
+    /// Of those, how many were resolved to a quiet position and kept.
+    pub resolved: u64,
     /// Positions skipped because the side to move has no legal move.
     pub terminal: u64,
     /// Positions merged into an earlier copy of the same position.
@@ -147,6 +151,7 @@ enum Parsed {
         phase: i32,
         result: f32,
         score: Option<f32>,
+        resolved: bool,
     },
 }
 
@@ -164,6 +169,7 @@ struct Staged {
 
 /// Streams data files into de-duplicated quiet positions.
 pub struct Loader<G: Features> {
+    resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
     seen: HashMap<u64, usize>,
     staged: Vec<Staged>,
     entries: Vec<(u16, i16)>,
@@ -174,6 +180,7 @@ pub struct Loader<G: Features> {
 impl<G: Features> Default for Loader<G> {
     fn default() -> Self {
         Loader {
+            resolver: None,
             seen: HashMap::new(),
             staged: Vec::new(),
             entries: Vec::new(),
@@ -184,9 +191,18 @@ impl<G: Features> Default for Loader<G> {
 }
 
 impl<G: Features> Loader<G> {
-    /// An empty loader.
+    /// An empty loader that skips capture-pending positions.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty loader that resolves capture-pending positions through their
+    /// best capture line, as judged by `eval` (see [`crate::resolve`]).
+    pub fn resolving(eval: std::sync::Arc<dyn Evaluator<G>>) -> Self {
+        Loader {
+            resolver: Some(eval),
+            ..Self::default()
+        }
     }
 
     /// Reads one data file.
@@ -224,9 +240,10 @@ impl<G: Features> Loader<G> {
 
     /// Parses a batch of lines in parallel, then merges them in file order.
     fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
+        let resolver = self.resolver.as_deref();
         let parsed: Vec<Parsed> = chunk
             .par_iter()
-            .map(|(_, bytes)| parse_position::<G>(bytes))
+            .map(|(_, bytes)| parse_position::<G>(bytes, resolver))
             .collect();
         for ((line, _), p) in chunk.iter().zip(parsed) {
             if !matches!(p, Parsed::Ignored) {
@@ -252,7 +269,14 @@ impl<G: Features> Loader<G> {
                     phase,
                     result,
                     score,
-                } => self.stage(hash, &features, phase, result, score),
+                    resolved,
+                } => {
+                    if resolved {
+                        self.report.non_quiet += 1;
+                        self.report.resolved += 1;
+                    }
+                    self.stage(hash, &features, phase, result, score)
+                }
             }
         }
     }
@@ -339,12 +363,17 @@ impl<G: Features> Loader<G> {
     }
 }
 
-/// Reads every file into training and validation sets.
+/// Reads every file into training and validation sets; capture-pending
+/// positions are resolved by `resolver` when given, else skipped.
 pub fn load_files<G: Features>(
     paths: &[std::path::PathBuf],
     validation: f64,
+    resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
 ) -> Result<Loaded, TuneError> {
-    let mut loader = Loader::<G>::new();
+    let mut loader = match resolver {
+        Some(eval) => Loader::<G>::resolving(eval),
+        None => Loader::<G>::new(),
+    };
     for p in paths {
         loader.add_file(p)?;
     }
@@ -352,7 +381,7 @@ pub fn load_files<G: Features>(
 }
 
 /// One line to a position with its features, or the reason it is not used.
-fn parse_position<G: Features>(bytes: &[u8]) -> Parsed {
+fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Parsed::Bad("not valid UTF-8".into());
     };
@@ -368,13 +397,20 @@ fn parse_position<G: Features>(bytes: &[u8]) -> Parsed {
         Ok(p) => p,
         Err(e) => return Parsed::Bad(format!("position: {e}")),
     };
-    if pos.must_capture() {
-        return Parsed::NonQuiet;
-    }
+    // The line's score is its own mover's, whoever moves at a resolved end.
+    let white = pos.side_to_move() == Color::White;
+    let resolved = pos.must_capture();
+    let pos = match (resolved, resolver) {
+        (false, _) => pos,
+        (true, None) => return Parsed::NonQuiet,
+        (true, Some(eval)) => match crate::resolve::quiet_end(&pos, eval) {
+            Some(end) => end,
+            None => return Parsed::NonQuiet,
+        },
+    };
     if pos.count_moves() == 0 {
         return Parsed::Terminal;
     }
-    let white = pos.side_to_move() == Color::White;
     Parsed::Position {
         hash: engine::Game::hash(&pos),
         features: Box::new(pos.feature_vec()),
@@ -383,5 +419,6 @@ fn parse_position<G: Features>(bytes: &[u8]) -> Parsed {
         score: line
             .score
             .map(|s| if white { s as f32 } else { -(s as f32) }),
+        resolved,
     }
 }

@@ -1,5 +1,6 @@
 //! Tuner tests: gradient, recovery of known weights, K fitting, bad data
-//! lines, quiet filtering and de-duplication, weights-file round trip.
+//! lines, quiet filtering and de-duplication, resolving capture positions,
+//! weights-file round trip.
 
 use engine::bushka::Position;
 use engine::eval::{Features, Weights};
@@ -244,6 +245,57 @@ fn keeps_quiet_positions_and_averages_duplicates() {
     assert_eq!(seen, vec![(0.0, Some(-30.0)), (0.5, Some(40.0))]);
     let fv = Position::start().feature_vec();
     assert!(loaded.train.entry_count() >= fv.len());
+}
+
+#[test]
+fn a_resolving_loader_fits_the_quiet_end_of_a_capture_line() {
+    let (quiet, capture) = quiet_and_capture();
+    let pos = Position::parse_position(&capture).unwrap();
+    let eval = engine::eval::default_eval::<Position>();
+    let end = tuner::resolve::quiet_end(&pos, eval.as_ref()).expect("resolves");
+    assert!(!end.must_capture());
+    // The capture line's mover scored it 10; White's view of that score
+    // stays with the resolved position, whoever is to move there.
+    let mover_white = pos.side_to_move() == engine::Color::White;
+    let text = format!(
+        "0\t{quiet}\t0\t40\t1\n\
+         1\t{capture}\t9\t10\t0\n"
+    );
+    let mut loader = Loader::<Position>::resolving(eval.clone());
+    loader.add_reader("mem", Cursor::new(text.clone())).unwrap();
+    let loaded = loader.finish(0.0).unwrap();
+    let r = &loaded.report;
+    assert_eq!(
+        (r.lines, r.non_quiet, r.resolved, r.duplicates),
+        (2, 1, 1, 0)
+    );
+    assert_eq!(loaded.train.len(), 2);
+    let fv = end.feature_vec();
+    let at = (0..2)
+        .find(|&i| loaded.train.result(i) == 0.0)
+        .expect("the capture line's sample");
+    // Both as sums by feature (the dataset merges an index's entries).
+    let summed = |pairs: &mut dyn Iterator<Item = (u16, i16)>| {
+        let mut m = std::collections::BTreeMap::<u16, i32>::new();
+        for (i, v) in pairs {
+            *m.entry(i).or_default() += v as i32;
+        }
+        m.retain(|_, v| *v != 0);
+        m
+    };
+    let (idx, val) = loaded.train.entries(at);
+    let got = summed(&mut idx.iter().copied().zip(val.iter().copied()));
+    let want = summed(&mut fv.entries().iter().copied());
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+    let white_score = if mover_white { 10.0 } else { -10.0 };
+    assert_eq!(loaded.train.score(at), Some(white_score));
+    // Without resolution the same line is skipped.
+    let mut plain = Loader::<Position>::new();
+    plain.add_reader("mem", Cursor::new(text)).unwrap();
+    let plain = plain.finish(0.0).unwrap();
+    assert_eq!((plain.report.non_quiet, plain.report.resolved), (1, 0));
+    assert_eq!(plain.train.len(), 1);
 }
 
 #[test]
