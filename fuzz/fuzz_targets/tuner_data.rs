@@ -1,9 +1,12 @@
 //! Training-data lines as the tuner reads them: `tuner::parse_line` on every
 //! line (what it accepts writes back and reads back the same), then the
-//! streaming loader of both games over the whole input.
+//! streaming loader of both games over the whole input, skipping and
+//! resolving capture-pending positions.
 #![no_main]
 
+use engine::eval::Material;
 use engine::{bashnya, bushka};
+use std::sync::Arc;
 use libfuzzer_sys::fuzz_target;
 use tuner::{parse_line, Loader};
 
@@ -27,4 +30,11 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Loader::<bashnya::Position>::new();
     b.add_reader("fuzz", data).expect("reading a slice");
     let _ = b.finish(0.0);
+    let material = || Arc::new(Material::default());
+    let mut c = Loader::<bushka::Position>::resolving(material());
+    c.add_reader("fuzz", data).expect("reading a slice");
+    let _ = c.finish(0.0);
+    let mut d = Loader::<bashnya::Position>::resolving(material());
+    d.add_reader("fuzz", data).expect("reading a slice");
+    let _ = d.finish(0.0);
 });
