@@ -1,11 +1,11 @@
 //! Evaluation tuning (Texel-style logistic regression) from self-play data.
 //!
-//! [`load`] streams `bushka selfplay --data` files into compact sets of quiet
-//! ([`resolve`] plays pending captures out),
+//! [`load`] streams `bushka selfplay --data` files into compact sets of quiet,
 //! de-duplicated positions whose features come from the engine's own
-//! extractors ([`engine::eval::Features::feature_vec`]); [`model`] predicts
-//! `sigmoid(k * eval / 100)` for White; [`kfit`] fits `k`; [`train`] runs Adam
-//! in parallel; [`plot`] writes the loss curve.
+//! extractors ([`engine::eval::Features::feature_vec`]); capture-pending
+//! positions are skipped or played out to their quiet end by [`resolve`];
+//! [`model`] predicts `sigmoid(k * eval / 100)` for White; [`kfit`] fits `k`;
+//! [`train`] runs Adam in parallel; [`plot`] writes the loss curve.
 
 pub mod dataset;
 pub mod error;
