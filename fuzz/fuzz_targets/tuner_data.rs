@@ -6,8 +6,8 @@
 
 use engine::eval::Material;
 use engine::{bashnya, bushka};
-use std::sync::Arc;
 use libfuzzer_sys::fuzz_target;
+use std::sync::Arc;
 use tuner::{parse_line, Loader};
 
 fuzz_target!(|data: &[u8]| {

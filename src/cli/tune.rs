@@ -110,9 +110,9 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         Captures::Skip => format!("{} with a capture pending (skipped)", r.non_quiet),
         Captures::Resolve => format!(
             "{} with a capture pending ({} resolved to a quiet position, {} skipped)",
-            r.non_quiet,
+            r.non_quiet + r.resolved,
             r.resolved,
-            r.non_quiet - r.resolved
+            r.non_quiet
         ),
     };
     outln!(

@@ -114,9 +114,11 @@ pub struct LoadReport {
     pub bad: u64,
     /// The first [`BAD_EXAMPLES`] malformed lines.
     pub bad_examples: Vec<BadLine>,
-    /// Lines whose side to move must capture.
+    /// Positions skipped because the side to move must capture (without a
+    /// resolver, or past the resolution's bounds).
     pub non_quiet: u64,
-    /// Of those, how many were resolved to a quiet position and kept.
+    /// Capture-pending positions resolved to a quiet position and kept (a
+    /// capture line that ends the game counts as terminal instead).
     pub resolved: u64,
     /// Positions skipped because the side to move has no legal move.
     pub terminal: u64,
@@ -271,10 +273,7 @@ impl<G: Features> Loader<G> {
                     score,
                     resolved,
                 } => {
-                    if resolved {
-                        self.report.non_quiet += 1;
-                        self.report.resolved += 1;
-                    }
+                    self.report.resolved += resolved as u64;
                     self.stage(hash, &features, phase, result, score)
                 }
             }
@@ -370,9 +369,9 @@ pub fn load_files<G: Features>(
     validation: f64,
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
 ) -> Result<Loaded, TuneError> {
-    let mut loader = match resolver {
-        Some(eval) => Loader::<G>::resolving(eval),
-        None => Loader::<G>::new(),
+    let mut loader = Loader::<G> {
+        resolver,
+        ..Loader::default()
     };
     for p in paths {
         loader.add_file(p)?;

@@ -24,14 +24,14 @@ pub const MAX_LINE: usize = 40;
 /// Above any evaluation: a side left without a move has lost.
 const LOST: i32 = -1_000_000;
 
-/// The quiet position at the end of the best capture line from `pos`, by
-/// `eval`; `pos` itself when it is quiet. `None` when the line ends in a
-/// position without a legal move (the game is over there, nothing to learn)
-/// or the search needs more than [`NODE_BUDGET`] nodes.
+/// The position at the end of the best capture line from `pos`, by `eval`:
+/// one whose side to move need not capture (it may have no move at all: the
+/// line ended the game); `pos` itself when it need not capture. `None` when
+/// the search passes [`NODE_BUDGET`] nodes or a line passes [`MAX_LINE`]
+/// captures.
 pub fn quiet_end<G: Game>(pos: &G, eval: &dyn Evaluator<G>) -> Option<G> {
     let mut budget = NODE_BUDGET;
-    let (_, leaf) = minimax(pos, LOST - 1, -(LOST - 1), eval, &mut budget, 0)?;
-    (leaf.count_moves() > 0).then_some(leaf)
+    minimax(pos, LOST - 1, -(LOST - 1), eval, &mut budget, 0).map(|(_, leaf)| leaf)
 }
 
 /// Negamax over captures (fail-soft alpha-beta): the score for the side to
@@ -46,13 +46,10 @@ fn minimax<G: Game>(
     ply: usize,
 ) -> Option<(i32, G)> {
     *budget = budget.checked_sub(1)?;
-    if !pos.must_capture() {
-        let score = if pos.count_moves() == 0 {
-            LOST
-        } else {
-            eval.evaluate(pos)
-        };
-        return Some((score, *pos));
+    match pos.quiet_moves_exist() {
+        Some(true) => return Some((eval.evaluate(pos), *pos)),
+        Some(false) => return Some((LOST, *pos)),
+        None => {}
     }
     if ply >= MAX_LINE {
         return None;
@@ -140,12 +137,12 @@ mod tests {
                 let Some(end) = quiet_end(&pos, &Material::default()) else {
                     return false;
                 };
-                assert!(!end.must_capture() && end.count_moves() > 0);
+                assert!(!end.must_capture());
                 assert!(reachable_by_captures(&pos, &end, 0), "{pos:?} -> {end:?}");
                 // The end is the best line's: its value, seen by the side
                 // that had to capture, is the minimax value (when a minimax
                 // without pruning fits in the same line length).
-                let v = Material::default().evaluate(&end);
+                let v = leaf_value(&end);
                 let v = if end.side_to_move() == pos.side_to_move() {
                     v
                 } else {
@@ -182,11 +179,7 @@ mod tests {
         Material: Evaluator<G>,
     {
         if !pos.must_capture() {
-            return Some(if pos.count_moves() == 0 {
-                LOST
-            } else {
-                Material::default().evaluate(pos)
-            });
+            return Some(leaf_value(pos));
         }
         if ply >= MAX_LINE {
             return None;
@@ -198,5 +191,19 @@ mod tests {
             best = best.max(-plain_minimax(&pos.play(m), ply + 1)?);
         }
         Some(best)
+    }
+
+    /// A position that need not capture, for its side to move: lost without
+    /// a move, else its material (counted independently of
+    /// `quiet_moves_exist`, which the resolution uses).
+    fn leaf_value<G: Game>(pos: &G) -> i32
+    where
+        Material: Evaluator<G>,
+    {
+        if pos.count_moves() == 0 {
+            LOST
+        } else {
+            Material::default().evaluate(pos)
+        }
     }
 }

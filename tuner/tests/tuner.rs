@@ -267,7 +267,7 @@ fn a_resolving_loader_fits_the_quiet_end_of_a_capture_line() {
     let r = &loaded.report;
     assert_eq!(
         (r.lines, r.non_quiet, r.resolved, r.duplicates),
-        (2, 1, 1, 0)
+        (2, 0, 1, 0)
     );
     assert_eq!(loaded.train.len(), 2);
     let fv = end.feature_vec();
