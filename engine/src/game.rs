@@ -186,7 +186,7 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Positions before it can never repeat after it.
     fn is_irreversible(&self, mv: &Self::Move) -> bool;
 
-    /// Reads a position text (RULES.md 1.8 / 2.5).
+    /// Reads a position text (docs/rules.md 1.8 / 2.5).
     fn parse_position(text: &str) -> Result<Self, PositionError>;
 
     /// Writes the position text; `parse_position` reads it back unchanged.

@@ -5,7 +5,7 @@
 mod bashnya_oracle;
 
 use bashnya_oracle::Board;
-use engine::bashnya::{Position, Rules};
+use engine::bashnya::Position;
 use engine::{Game, MoveList};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -73,15 +73,8 @@ fn compare(pos: &Position, cov: &mut Coverage) -> MoveList<engine::bashnya::Move
         "duplicate resulting positions from {}",
         pos.to_text()
     );
-    let rejump = pos.rules() == Rules::ImmediateRejump;
-    let slow = bashnya_oracle::results(&Board::parse(&pos.to_text()), rejump);
-    assert_eq!(
-        fast,
-        slow,
-        "move sets differ in {} (rules {:?})",
-        pos.to_text(),
-        pos.rules()
-    );
+    let slow = bashnya_oracle::results(&Board::parse(&pos.to_text()));
+    assert_eq!(fast, slow, "move sets differ in {}", pos.to_text());
     assert_eq!(
         pos.count_moves(),
         n as u64,
@@ -121,17 +114,11 @@ fn run_games(first_seed: u64, games: u64, max_plies: u32) -> Coverage {
     let mut cov = Coverage::default();
     for seed in first_seed..first_seed + games {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let rules = if seed % 2 == 0 {
-            Rules::Standard
-        } else {
-            Rules::ImmediateRejump
-        };
-        let start = if seed % 4 < 2 {
+        let mut pos = if seed % 2 == 0 {
             Position::start()
         } else {
             random_tall_start(&mut rng)
         };
-        let mut pos = start.with_rules(rules);
         for _ in 0..max_plies {
             let moves = compare(&pos, &mut cov);
             if moves.is_empty() {
@@ -169,7 +156,7 @@ fn oracle_agrees_with_reference_perft() {
         let f: Vec<&str> = line.split('\t').collect();
         let (depth, nodes): (u32, u64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
         if nodes <= 10_000 {
-            assert_eq!(bashnya_oracle::perft(f[0], depth, true), nodes, "{line}");
+            assert_eq!(bashnya_oracle::perft(f[0], depth), nodes, "{line}");
         }
     }
 }

@@ -1,15 +1,9 @@
-//! Bashnya perft against the reference counts in `data/perft/bashnya.txt`.
-//!
-//! The reference generator lets a capture jump straight back over the column
-//! it has just jumped, which RULES.md 2.3 forbids; every line matches under
-//! [`Rules::ImmediateRejump`]. Under the default [`Rules::Standard`] a dozen
-//! lines differ, and there the plain oracle of `support/bashnya_oracle.rs`
-//! must agree with the fast generator instead.
+//! Bashnya perft against the reference counts in `data/perft/bashnya.txt`,
+//! which an independent implementation counted under docs/rules.md 2.3 (a capture
+//! never jumps straight back over the column it has just jumped). The plain
+//! oracle agrees with the small lines too (`bashnya_oracle.rs`).
 
-#[path = "support/bashnya_oracle.rs"]
-mod bashnya_oracle;
-
-use engine::bashnya::{Position, Rules};
+use engine::bashnya::Position;
 use engine::perft::{perft, perft_parallel, walk, walk_parallel};
 use engine::Game;
 
@@ -44,7 +38,6 @@ fn check(max_nodes: Option<u64>, min_nodes: u64) {
         }
         let pos = Position::parse_position(&fen).unwrap();
         assert_eq!(pos.to_text(), fen, "position text round trip");
-        let pos = pos.with_rules(Rules::ImmediateRejump);
         assert_eq!(perft(&pos, depth), nodes, "{fen} depth {depth}");
     }
 }
@@ -84,18 +77,16 @@ fn russian_draughts_cross_check() {
 }
 
 /// Bashnya's own walk (`Game::perft`) counts what the generic walk over
-/// `generate` and `play` counts, under both readings of RULES.md 2.3; and its
-/// own parallel split what the generic split (over its own walk) counts.
+/// `generate` and `play` counts; and its own parallel split what the generic
+/// split (over its own walk) counts.
 #[test]
 fn own_walk_agrees_with_the_generic_walk() {
     for (fen, depth, nodes) in cases() {
         if nodes > 200_000 {
             continue;
         }
-        for rules in [Rules::Standard, Rules::ImmediateRejump] {
-            let pos = Position::parse_position(&fen).unwrap().with_rules(rules);
-            assert_eq!(perft(&pos, depth), walk(&pos, depth), "{fen} {rules:?}");
-        }
+        let pos = Position::parse_position(&fen).unwrap();
+        assert_eq!(perft(&pos, depth), walk(&pos, depth), "{fen}");
     }
     let start = Position::start();
     assert_eq!(perft_parallel(&start, 6), walk_parallel(&start, 6));
@@ -113,37 +104,29 @@ fn mirrored_positions_have_mirrored_perft() {
         if nodes > 100_000 {
             continue;
         }
-        let pos = Position::parse_position(&fen)
-            .unwrap()
-            .with_rules(Rules::ImmediateRejump);
+        let pos = Position::parse_position(&fen).unwrap();
         assert_eq!(perft(&pos.mirror(), depth), nodes, "mirror of {fen}");
     }
 }
 
+/// docs/rules.md 2.6: from the start, depth 9 is the first count that the ban on
+/// jumping straight back over the column just jumped changes.
 #[test]
-fn standard_rules_perft_matches_oracle() {
-    let mut differ = 0;
-    for (fen, depth, nodes) in cases() {
-        if nodes > 10_000 {
-            continue;
-        }
-        let pos = Position::parse_position(&fen).unwrap();
-        let fast = perft(&pos, depth);
+fn start_counts_of_the_rules_text() {
+    let start = Position::start();
+    let expect = [7, 49, 302, 1469, 7482, 37_908, 189_912, 925_939];
+    for (depth, &nodes) in expect.iter().enumerate() {
         assert_eq!(
-            fast,
-            bashnya_oracle::perft(&fen, depth, false),
-            "{fen} depth {depth}"
+            perft(&start, depth as u32 + 1),
+            nodes,
+            "depth {}",
+            depth + 1
         );
-        differ += u32::from(fast != nodes);
     }
-    // The lines where an immediate re-jump is possible somewhere in the tree.
-    assert_eq!(differ, 12);
 }
 
 #[test]
-fn immediate_rejump_changes_the_count() {
-    let fen = "W:a1=w,c1=w,e1=w,g1=w,d2=w,h2=w,a3=wbb,c3=bwww,g3=w,d4=bbw,h6=b,a7=b,c7=b,e7=b,b8=b,f8=b,h8=b";
-    let pos = Position::parse_position(fen).unwrap();
-    assert_eq!(perft(&pos, 3), 9);
-    assert_eq!(perft(&pos.with_rules(Rules::ImmediateRejump), 3), 1);
+#[ignore = "about a second in release, longer in the test profile: cargo test -p bushka-engine --test engine -- --ignored start_depth_nine"]
+fn start_depth_nine() {
+    assert_eq!(perft_parallel(&Position::start(), 9), 4_533_812);
 }

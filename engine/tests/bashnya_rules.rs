@@ -1,7 +1,7 @@
-//! One position per rule bullet of RULES.md 2.2-2.3: exact legal move lists
+//! One position per rule bullet of docs/rules.md 2.2-2.3: exact legal move lists
 //! and the key resulting positions.
 
-use engine::bashnya::{Position, Rules};
+use engine::bashnya::Position;
 use engine::{Game, MoveList};
 
 fn pos(text: &str) -> Position {
@@ -17,17 +17,13 @@ fn move_texts(p: &Position) -> Vec<String> {
     texts
 }
 
-/// Asserts the exact legal move list of a position under some rules.
-fn assert_moves_under(rules: Rules, text: &str, expected: &[&str]) {
-    let p = pos(text).with_rules(rules);
+/// Asserts the exact legal move list of a position.
+fn assert_moves(text: &str, expected: &[&str]) {
+    let p = pos(text);
     let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
     want.sort();
     assert_eq!(move_texts(&p), want, "moves of {text}");
     assert_eq!(p.count_moves(), want.len() as u64, "count of {text}");
-}
-
-fn assert_moves(text: &str, expected: &[&str]) {
-    assert_moves_under(Rules::Standard, text, expected);
 }
 
 /// Asserts the position a move (given as text) leads to.
@@ -143,19 +139,20 @@ fn a_column_is_jumped_again_after_another_jump() {
 fn no_immediate_jump_back_over_the_same_column() {
     assert_moves("W:c3=w,d4=bb", &["c3:e5"]);
     assert_after("W:c3=w,d4=bb", "c3:e5", "B:d4=b,e5=wb");
-    // The reference generator's reading allows the immediate re-jump.
-    assert_moves_under(Rules::ImmediateRejump, "W:c3=w,d4=bb", &["c3:e5:c3"]);
-    assert_moves_under(
-        Rules::ImmediateRejump,
-        "W:a1=W,c3=bb,e5=b",
-        &[
-            "a1:d4:a1:f6",
-            "a1:d4:a1:g7",
-            "a1:d4:a1:h8",
-            "a1:d4:f6:a1",
-            "a1:d4:f6:b2",
-        ],
-    );
+}
+
+/// The worked examples of docs/rules.md 2.3, with their results as `bushka moves`
+/// prints them.
+#[test]
+fn worked_examples_of_the_re_jump_decision() {
+    // d4 is jumped twice, with three jumps between; from c3 the other route
+    // may not go straight back over d4, which it has just jumped.
+    let text = "W:c3=w,d4=bb,f4=b,f2=b,d2=b";
+    assert_moves(text, &["c3:e1:g3:e5:c3", "c3:e5:g3:e1:c3:e5"]);
+    assert_after(text, "c3:e5:g3:e1:c3:e5", "B:e5=wbbbbb");
+    assert_after(text, "c3:e1:g3:e5:c3", "B:c3=wbbbb,d4=b");
+    // Of the king's landings beyond c3 only d4 lets the capture go on.
+    assert_moves("W:a1=W,c3=bb,f2=b", &["a1:d4:g1"]);
 }
 
 #[test]

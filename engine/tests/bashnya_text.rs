@@ -4,7 +4,7 @@
 #[path = "support/bashnya_oracle.rs"]
 mod bashnya_oracle;
 
-use engine::bashnya::{Move, Position, Rules};
+use engine::bashnya::{Move, Position};
 use engine::{Game, MoveError, MoveList, PositionError};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,7 +33,7 @@ fn check_notation(p: &Position) {
     }
     // Every route the oracle finds names the move with that result.
     let board = bashnya_oracle::Board::parse(&p.to_text());
-    let routes = bashnya_oracle::routes_by_result(&board, p.rules() == Rules::ImmediateRejump);
+    let routes = bashnya_oracle::routes_by_result(&board);
     for (result, texts) in routes {
         for text in texts {
             let m = p
@@ -76,19 +76,10 @@ fn notation_and_position_text_round_trip_in_random_games() {
     let mut ambiguous_seen = 0;
     for seed in 0..300u64 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let rules = if seed % 2 == 0 {
-            Rules::Standard
-        } else {
-            Rules::ImmediateRejump
-        };
-        let mut p = Position::start().with_rules(rules);
+        let mut p = Position::start();
         for _ in 0..200 {
             let text = p.to_text();
-            assert_eq!(
-                Position::parse_position(&text).map(|q| q.with_rules(rules)),
-                Ok(p),
-                "{text}"
-            );
+            assert_eq!(Position::parse_position(&text), Ok(p), "{text}");
             assert_eq!(p.mirror().mirror(), p);
             check_notation(&p);
             let moves = legal(&p);

@@ -1,5 +1,5 @@
 //! Self-checks of the independent Bushka oracle (tests/support/bushka_oracle.rs)
-//! against RULES.md section 1 and the reference perft counts.
+//! against docs/rules.md section 1 and the reference perft counts.
 
 #[path = "support/bushka_oracle.rs"]
 mod bushka_oracle;
@@ -82,7 +82,7 @@ fn square_names_round_trip() {
         }
     }
     assert_eq!(count, 50);
-    // Back ranks (RULES.md 1.1).
+    // Back ranks (docs/rules.md 1.1).
     for name in ["a6", "b7", "c8", "d9", "e0"] {
         assert_eq!(square_xy(name).1, 9, "{name}");
     }

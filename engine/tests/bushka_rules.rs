@@ -1,4 +1,4 @@
-//! RULES.md section 1: worked examples, one position per rule bullet, notation.
+//! docs/rules.md section 1: worked examples, one position per rule bullet, notation.
 
 use engine::bushka::{MoveKind, Position};
 use engine::{Game, MoveError, MoveList};
@@ -40,7 +40,7 @@ fn assert_moves(start: &str, expected: &[(&str, &str)]) {
     assert_eq!(moves(&pos(start)), want, "moves of {start}");
 }
 
-// ---- RULES.md 1.2 ----
+// ---- docs/rules.md 1.2 ----
 
 #[test]
 fn twenty_four_opening_moves_nine_men_fifteen_lines() {
@@ -69,7 +69,7 @@ fn dir_of(from: u8, to: u8) -> engine::bushka::board::Dir {
     }
 }
 
-// ---- RULES.md 1.9: worked examples ----
+// ---- docs/rules.md 1.9: worked examples ----
 
 const SEVEN: &str = "W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0";
 
@@ -123,7 +123,7 @@ fn backward_linear_capture() {
     assert_eq!(p.count_moves(), 0);
 }
 
-// ---- RULES.md 1.3-1.4: non-capturing moves ----
+// ---- docs/rules.md 1.3-1.4: non-capturing moves ----
 
 #[test]
 fn man_steps_forward_only() {
@@ -181,7 +181,7 @@ fn flying_king_moves() {
     );
 }
 
-// ---- RULES.md 1.5: captures ----
+// ---- docs/rules.md 1.5: captures ----
 
 #[test]
 fn linear_capture_takes_the_whole_opposing_line() {
@@ -269,7 +269,7 @@ fn no_promotion_by_capture_and_ending_on_the_start_square() {
     assert_eq!(p.play(&m).to_text(), "B:We5:B");
 }
 
-// ---- RULES.md 1.6: no legal move ----
+// ---- docs/rules.md 1.6: no legal move ----
 
 #[test]
 fn no_pieces_or_blocked_means_no_moves() {
@@ -278,7 +278,7 @@ fn no_pieces_or_blocked_means_no_moves() {
     assert_eq!(pos("W:Wa5:Ba6,b6").count_moves(), 0);
 }
 
-// ---- RULES.md 1.7: notation ----
+// ---- docs/rules.md 1.7: notation ----
 
 #[test]
 fn notation_forms_parse() {

@@ -1,4 +1,4 @@
-//! Position text (RULES.md 1.8): round trips and every kind of bad input.
+//! Position text (docs/rules.md 1.8): round trips and every kind of bad input.
 
 use engine::bushka::Position;
 use engine::{Game, PositionError};

@@ -38,10 +38,6 @@ pub struct PositionArgs {
     /// A position text, or `start` for the initial position.
     #[arg(long, default_value = "start")]
     pub position: String,
-    /// Bashnya only: let a capture jump straight back over the column it has
-    /// just jumped (the reading of the reference perft counts; RULES.md 2.3 forbids it).
-    #[arg(long)]
-    pub bashnya_rejump: bool,
 }
 
 #[derive(Subcommand, Debug)]

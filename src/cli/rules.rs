@@ -15,17 +15,9 @@ pub fn read_position<G: Game>(text: &str) -> Result<G> {
     }
 }
 
-/// `--position` with the options that adjust it (`--bashnya-rejump`).
+/// The position of `--position` for game `G`.
 pub fn position_of<G: Game>(args: &PositionArgs) -> Result<G> {
-    let mut pos: G = read_position(&args.position)?;
-    if args.bashnya_rejump {
-        let any: &mut dyn std::any::Any = &mut pos;
-        let Some(b) = any.downcast_mut::<bashnya::Position>() else {
-            bail!("--bashnya-rejump is for --game bashnya only");
-        };
-        *b = b.with_rules(bashnya::Rules::ImmediateRejump);
-    }
-    Ok(pos)
+    read_position(&args.position)
 }
 
 /// Calls `$f::<G>` with the game chosen at run time.

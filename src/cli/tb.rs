@@ -22,7 +22,7 @@ pub enum TbCommand {
     },
     /// The exact value of a position and its best move.
     Probe {
-        /// A position text (RULES.md 1.8).
+        /// A position text (docs/rules.md 1.8).
         #[arg(long)]
         position: String,
         /// Folder of the table files.

@@ -1,4 +1,4 @@
-//! Bashnya features (RULES.md section 2): columns by commander, prisoners,
+//! Bashnya features (docs/rules.md section 2): columns by commander, prisoners,
 //! column shape, piece-square values, back-rank guard, mobility, tempo and
 //! columns open to capture.
 //!

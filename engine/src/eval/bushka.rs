@@ -1,4 +1,4 @@
-//! Bushka features (RULES.md section 1): material, piece-square values, lines
+//! Bushka features (docs/rules.md section 1): material, piece-square values, lines
 //! of men, linear-capture exposure and threats, structure, mobility, tempo.
 //!
 //! Each side is measured from its own side of the board with bitboard shifts;

@@ -1,5 +1,5 @@
 //! A deliberately plain Bashnya move generator, written straight from
-//! RULES.md 2.2-2.3, for checking the fast one. It shares no code with the
+//! docs/rules.md 2.2-2.3, for checking the fast one. It shares no code with the
 //! engine: it reads and writes position texts itself and walks an 8x8 array
 //! square by square. Slow and simple on purpose.
 
@@ -121,9 +121,9 @@ impl Board {
     }
 }
 
-/// Every legal move. `rejump` allows jumping the column just jumped at once.
-pub fn legal_moves(board: &Board, rejump: bool) -> Vec<Found> {
-    let captures = all_captures(board, rejump);
+/// Every legal move.
+pub fn legal_moves(board: &Board) -> Vec<Found> {
+    let captures = all_captures(board);
     if !captures.is_empty() {
         return captures;
     }
@@ -131,11 +131,8 @@ pub fn legal_moves(board: &Board, rejump: bool) -> Vec<Found> {
 }
 
 /// The distinct resulting position texts, sorted.
-pub fn results(board: &Board, rejump: bool) -> Vec<String> {
-    let mut set: Vec<String> = legal_moves(board, rejump)
-        .into_iter()
-        .map(|m| m.result)
-        .collect();
+pub fn results(board: &Board) -> Vec<String> {
+    let mut set: Vec<String> = legal_moves(board).into_iter().map(|m| m.result).collect();
     set.sort();
     set.dedup();
     set
@@ -197,7 +194,7 @@ struct Capture {
     last: Option<(i32, i32)>,
 }
 
-fn all_captures(board: &Board, rejump: bool) -> Vec<Found> {
+fn all_captures(board: &Board) -> Vec<Found> {
     let mut out = Vec::new();
     for f in 0..8 {
         for r in 0..8 {
@@ -214,7 +211,7 @@ fn all_captures(board: &Board, rejump: bool) -> Vec<Found> {
                 route: vec![],
                 last: None,
             };
-            extend(&start, rejump, &mut out);
+            extend(&start, &mut out);
         }
     }
     out
@@ -224,7 +221,7 @@ fn all_captures(board: &Board, rejump: bool) -> Vec<Found> {
 type Jump = ((i32, i32), Vec<(i32, i32)>);
 
 /// The jumps available to the capture in progress.
-fn jumps(c: &Capture, rejump: bool) -> Vec<Jump> {
+fn jumps(c: &Capture) -> Vec<Jump> {
     let king = is_king(c.column[0]);
     let mut out = Vec::new();
     for (df, dr) in DIRECTIONS {
@@ -234,7 +231,7 @@ fn jumps(c: &Capture, rejump: bool) -> Vec<Jump> {
                 over = (over.0 + df, over.1 + dr);
             }
         }
-        if !c.board.is_enemy(over) || (!rejump && c.last == Some(over)) {
+        if !c.board.is_enemy(over) || c.last == Some(over) {
             continue;
         }
         let mut landings = Vec::new();
@@ -273,8 +270,8 @@ fn jump(c: &Capture, over: (i32, i32), land: (i32, i32)) -> Capture {
     next
 }
 
-fn extend(c: &Capture, rejump: bool, out: &mut Vec<Found>) {
-    let options = jumps(c, rejump);
+fn extend(c: &Capture, out: &mut Vec<Found>) {
+    let options = jumps(c);
     if options.is_empty() {
         if !c.route.is_empty() {
             out.push(finish(c));
@@ -284,14 +281,11 @@ fn extend(c: &Capture, rejump: bool, out: &mut Vec<Found>) {
     for (over, landings) in options {
         let after: Vec<Capture> = landings.iter().map(|&l| jump(c, over, l)).collect();
         // A king must pick a landing from which the capture goes on, if any.
-        let going_on: Vec<&Capture> = after
-            .iter()
-            .filter(|n| !jumps(n, rejump).is_empty())
-            .collect();
+        let going_on: Vec<&Capture> = after.iter().filter(|n| !jumps(n).is_empty()).collect();
         if going_on.is_empty() {
-            after.iter().for_each(|n| extend(n, rejump, out));
+            after.iter().for_each(|n| extend(n, out));
         } else {
-            going_on.into_iter().for_each(|n| extend(n, rejump, out));
+            going_on.into_iter().for_each(|n| extend(n, out));
         }
     }
 }
@@ -309,18 +303,18 @@ fn finish(c: &Capture) -> Found {
 }
 
 /// Perft by the oracle, counting distinct resulting positions.
-pub fn perft(text: &str, depth: u32, rejump: bool) -> u64 {
-    let results = results(&Board::parse(text), rejump);
+pub fn perft(text: &str, depth: u32) -> u64 {
+    let results = results(&Board::parse(text));
     if depth <= 1 {
         return if depth == 0 { 1 } else { results.len() as u64 };
     }
-    results.iter().map(|r| perft(r, depth - 1, rejump)).sum()
+    results.iter().map(|r| perft(r, depth - 1)).sum()
 }
 
 /// Every route text per resulting position (for notation tests).
-pub fn routes_by_result(board: &Board, rejump: bool) -> BTreeMap<String, Vec<String>> {
+pub fn routes_by_result(board: &Board) -> BTreeMap<String, Vec<String>> {
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for m in legal_moves(board, rejump) {
+    for m in legal_moves(board) {
         let sep = if m.capture { ":" } else { "-" };
         let mut text = name(m.from);
         for sq in &m.route {

@@ -1,10 +1,10 @@
 //! A deliberately plain, independent Bushka move generator ("oracle") for tests.
 //!
-//! Written square by square straight from `shared/RULES.md` section 1, with no
+//! Written square by square straight from `docs/rules.md` section 1, with no
 //! bitboards and nothing from the `engine` crate, so that it can be used to check
 //! the fast generator. Speed is not a goal.
 //!
-//! Coordinates are the Cartesian ones of RULES.md 1.1: `board[x][y]`, `x` = column
+//! Coordinates are the Cartesian ones of docs/rules.md 1.1: `board[x][y]`, `x` = column
 //! 0..9 left to right, `y` = row 0..9 from White's side; dark squares have `x + y`
 //! even. White plays up the board (towards `y = 9`).
 #![allow(dead_code)]
@@ -25,7 +25,7 @@ pub struct OPos {
     pub board: [[Option<OPiece>; 10]; 10],
 }
 
-/// The four diagonal directions: `N+1`, `N-1`, `L-1`, `L+1` (RULES.md 1.1).
+/// The four diagonal directions: `N+1`, `N-1`, `L-1`, `L+1` (docs/rules.md 1.1).
 pub const DIRS: [(i32, i32); 4] = [(1, 1), (-1, -1), (-1, 1), (1, -1)];
 
 /// Is `(x, y)` a square of the board (dark squares only)?
@@ -33,7 +33,7 @@ pub fn on_board(x: i32, y: i32) -> bool {
     (0..10).contains(&x) && (0..10).contains(&y) && (x + y) % 2 == 0
 }
 
-/// Name of the square `(x, y)` in RULES.md 1.1 notation, e.g. `(0,0)` is `e1`.
+/// Name of the square `(x, y)` in docs/rules.md 1.1 notation, e.g. `(0,0)` is `e1`.
 pub fn square_name(x: i32, y: i32) -> String {
     assert!(on_board(x, y), "not a dark square: ({x},{y})");
     let l = (x - y) / 2 + 4; // 0..8
@@ -69,7 +69,7 @@ pub fn empty(white_to_move: bool) -> OPos {
     }
 }
 
-/// Parse the position text of RULES.md 1.8, e.g. `W:We1,e2,Kd3:Bc5,d4`.
+/// Parse the position text of docs/rules.md 1.8, e.g. `W:We1,e2,Kd3:Bc5,d4`.
 /// Panics on malformed input (test code only).
 pub fn parse(text: &str) -> OPos {
     let fields: Vec<&str> = text.trim().split(':').collect();
@@ -117,7 +117,7 @@ pub fn parse(text: &str) -> OPos {
     pos
 }
 
-/// Format a position in the RULES.md 1.8 text (squares in a fixed order).
+/// Format a position in the docs/rules.md 1.8 text (squares in a fixed order).
 pub fn to_text(pos: &OPos) -> String {
     let mut s = String::from(if pos.white_to_move { "W" } else { "B" });
     for white in [true, false] {
@@ -144,7 +144,7 @@ pub fn to_text(pos: &OPos) -> String {
     s
 }
 
-/// The starting position of RULES.md 1.2.
+/// The starting position of docs/rules.md 1.2.
 pub fn initial() -> OPos {
     parse(
         "W:We1,f2,g3,h4,i5,e2,f3,g4,h5,i6,d2,e3,f4,g5,h6:\
@@ -331,7 +331,7 @@ fn piece_capture_search(
             set(&mut result, cx, cy, None);
         }
         assert!(get(&result, x, y).is_none());
-        // No promotion by capture (RULES.md 1.5); a capture never ends on a back rank.
+        // No promotion by capture (docs/rules.md 1.5); a capture never ends on a back rank.
         assert!(
             piece.king || y != promotion_row(piece.white),
             "capture ended on the back rank"

@@ -1,4 +1,4 @@
-//! Capture search: every complete capture sequence of one column (RULES.md 2.3).
+//! Capture search: every complete capture sequence of one column (docs/rules.md 2.3).
 //!
 //! The search works on a scratch copy of the board. Each jump takes the
 //! jumped column's commander at once (the rest of that column stays, under its
@@ -9,7 +9,7 @@
 use super::column::{without_top, BLACK_BIT, KING_BIT};
 use super::geometry::{far_rank, nearest, open_run, squares, Bitboard, NEIGHBOUR, NONE, RAY};
 use super::moves::{Move, MAX_JUMPS};
-use super::position::{Position, Rules};
+use super::position::Position;
 use crate::game::Color;
 use smallvec::SmallVec;
 
@@ -69,18 +69,6 @@ pub(crate) fn king_can_capture(k: u8, occ: Bitboard, enemy: Bitboard) -> bool {
     })
 }
 
-/// True when a man on `sq` can jump one of `targets` onto an empty square.
-#[inline(always)]
-fn man_can_jump(sq: u8, targets: Bitboard, occ: Bitboard) -> bool {
-    (0..4).any(|d| {
-        let over = NEIGHBOUR[d][sq as usize];
-        over != NONE && targets & (1 << over) != 0 && {
-            let land = NEIGHBOUR[d][over as usize];
-            land != NONE && occ & (1 << land) == 0
-        }
-    })
-}
-
 /// The bitboard of one square, empty for [`NONE`].
 #[inline(always)]
 const fn bit_of(sq: u8) -> Bitboard {
@@ -91,8 +79,7 @@ const fn bit_of(sq: u8) -> Bitboard {
     }
 }
 
-/// Counting fast path for the captures of a man-commanded column under
-/// [`Rules::Standard`]: a plain walk of its jump sequences that counts the
+/// Counting fast path for the captures of a man-commanded column: a plain walk of its jump sequences that counts the
 /// complete ones, with the board state in arguments and nothing recorded.
 ///
 /// Counting sequences counts moves as long as no two sequences give the same
@@ -103,7 +90,7 @@ const fn bit_of(sq: u8) -> Bitboard {
 /// three over `q1, q2, q3` end on `2(q1 - q2 + q3) - s`, which is the same for
 /// `q3, q2, q1` and for no other reordering, and working the steps through
 /// shows that the reversed order can only start from `s` when `q1 = q2`, an
-/// immediate re-jump, which the standard rules forbid. (The same steps show
+/// immediate re-jump, which the rules forbid. (The same steps show
 /// that within three jumps a man never jumps one column twice, so the
 /// columns it jumps are read as they stand.) A longer sequence, or a crowned
 /// man that can go on as a king, makes [`ManChains::count`] answer `None`,
@@ -117,8 +104,7 @@ pub(crate) struct ManChains<'a> {
 }
 
 impl<'a> ManChains<'a> {
-    /// The fast path for the side to move in `pos`; its counts hold only
-    /// when `pos` is played under [`Rules::Standard`].
+    /// The fast path for the side to move in `pos`.
     #[inline]
     pub(crate) fn new(pos: &'a Position) -> ManChains<'a> {
         let black = pos.side == Color::Black;
@@ -204,8 +190,6 @@ pub(crate) struct CaptureSearch<'a> {
     enemy_colour: u64,
     /// The capturing side's promotion rank.
     far: Bitboard,
-    /// True when the column just jumped may be jumped again at once.
-    rejump: bool,
     from: u8,
     start_king: bool,
     depth: usize,
@@ -231,7 +215,6 @@ impl<'a> CaptureSearch<'a> {
             },
             enemy_colour: if black { 0 } else { BLACK_BIT },
             far: far_rank(black),
-            rejump: pos.rules == Rules::ImmediateRejump,
             from: 0,
             start_king: false,
             depth: 0,
@@ -256,44 +239,6 @@ impl<'a> CaptureSearch<'a> {
             self.man_jumps(sink, from, NONE);
         }
         self.occ |= bit;
-    }
-
-    /// The number of captures of the man-commanded column on `from` when none
-    /// of its jumps can go on or crowns: each is then a distinct one-jump
-    /// move. `None` when the full search is needed. (Counting fast path.)
-    #[inline]
-    pub(crate) fn single_jumps(&self, from: u8) -> Option<u32> {
-        let occ = self.occ & !(1 << from);
-        let mut n = 0;
-        for next in &NEIGHBOUR {
-            let over = next[from as usize];
-            if over == NONE || self.enemy & (1 << over) == 0 {
-                continue;
-            }
-            let land = next[over as usize];
-            if land == NONE || occ & (1 << land) != 0 {
-                continue;
-            }
-            if self.far & (1 << land) != 0 {
-                return None;
-            }
-            let bit = 1u32 << over;
-            let rest = without_top(self.pos.code(over as usize));
-            let occ_after = if rest == 0 { occ & !bit } else { occ };
-            let released = rest == 0 || rest & BLACK_BIT != self.enemy_colour;
-            let enemy_after = if released {
-                self.enemy & !bit
-            } else {
-                self.enemy
-            };
-            let barred = if self.rejump { 0 } else { bit };
-            let near = enemy_after & MAN_OVERS[land as usize] & !barred;
-            if near != 0 && man_can_jump(land, near, occ_after) {
-                return None;
-            }
-            n += 1;
-        }
-        Some(n)
     }
 
     /// Continues from `sq` if possible; otherwise the sequence is complete.
@@ -330,7 +275,7 @@ impl<'a> CaptureSearch<'a> {
             self.take(over, land);
             // A man reaching the far rank is crowned at once and goes on as a king.
             let king = self.far & (1 << (land & 31)) != 0;
-            self.step(sink, land, king, self.barred(over));
+            self.step(sink, land, king, over);
             self.untake(over);
         }
         found
@@ -355,14 +300,14 @@ impl<'a> CaptureSearch<'a> {
             }
             found = true;
             self.take(over, 0);
-            let barred = self.barred(over);
+            // The column just jumped may not be jumped again at once.
             let going_on = squares(landings)
-                .filter(|&l| self.can_jump(l, true, barred))
+                .filter(|&l| self.can_jump(l, true, over))
                 .fold(0, |acc, l| acc | 1u32 << l);
             for land in squares(if going_on != 0 { going_on } else { landings }) {
                 self.path[self.depth - 1] = land;
                 if going_on != 0 {
-                    self.step(sink, land, true, barred);
+                    self.step(sink, land, true, over);
                 } else {
                     sink.finish(self, land, true);
                 }
@@ -370,16 +315,6 @@ impl<'a> CaptureSearch<'a> {
             self.untake(over);
         }
         found
-    }
-
-    /// The square the next jump may not go over, after jumping `over`.
-    #[inline(always)]
-    fn barred(&self, over: u8) -> u8 {
-        if self.rejump {
-            NONE
-        } else {
-            over
-        }
     }
 
     /// True when a column on `sq` could jump now (not over `last`).

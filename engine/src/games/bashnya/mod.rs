@@ -1,18 +1,16 @@
-//! Bashnya (Russian column draughts): RULES.md section 2.
+//! Bashnya (Russian column draughts): docs/rules.md section 2.
 //!
 //! Files by idea: [`geometry`] (squares, rays, bitboard shifts), [`column`]
 //! (pieces and the column encoding), [`position`] (the position and
 //! copy-make), `captures` (the capture search), `movegen` (generation and
 //! bulk counting), `perft` (the leaf count's fast path), `notation` (move text) and `text` (position text).
 //!
-//! Choices made where RULES.md leaves room (each one is tested):
+//! Choices made where the original rule pages leave room (docs/rules.md section 3 lists them all; each one is tested):
 //!
-//! * **Re-jumping at once.** RULES.md 2.3 forbids jumping the column just
-//!   jumped by the very next jump, and that is the default
-//!   ([`Rules::Standard`]). The reference counts in `data/perft/bashnya.txt`
-//!   come from a generator that allows it: all of them match under
-//!   [`Rules::ImmediateRejump`], a dozen differ under the default. A position
-//!   carries its rules ([`Position::with_rules`]); position texts do not.
+//! * **Re-jumping at once.** docs/rules.md 2.3 forbids jumping the column just
+//!   jumped by the very next jump; the reference counts in
+//!   `data/perft/bashnya.txt` count under that reading, and the generator
+//!   agrees with every line.
 //! * **Passing emptied squares.** A jumped single piece leaves at once, so a
 //!   king may fly back over its square (and over its own start square) to
 //!   take something beyond it.
@@ -42,7 +40,7 @@ mod text;
 pub use column::{Column, Piece};
 pub use geometry::{parse_square, square_name, Bitboard};
 pub use moves::{Move, MAX_JUMPS};
-pub use position::{Position, Rules};
+pub use position::Position;
 
 use crate::game::{Color, Game, GameKind, MoveError, PositionError};
 use crate::movelist::MoveList;

@@ -1,11 +1,11 @@
-//! Legal move generation and bulk counting (RULES.md 2.2-2.3).
+//! Legal move generation and bulk counting (docs/rules.md 2.2-2.3).
 
 use super::captures::{king_can_capture, CaptureSearch, CountSink, ManChains, MoveSink};
 use super::geometry::{
-    far_rank, open_run, shift, shift2, squares, Bitboard, NE, NEIGHBOUR, NONE, NW, SE, SW,
+    far_rank, open_run, shift, shift2, squares, Bitboard, NE, NEIGHBOUR, NW, SE, SW,
 };
 use super::moves::Move;
-use super::position::{Position, Rules};
+use super::position::Position;
 use crate::game::Color;
 use crate::movelist::MoveList;
 
@@ -95,16 +95,15 @@ impl Jumps {
     }
 
     /// The capturing men all of whose jumps end at once: no crowning, no
-    /// further jump. Under RULES.md 2.3 the only changes a man's jump makes
+    /// further jump. Under docs/rules.md 2.3 the only changes a man's jump makes
     /// near its landing square are behind it (its start square and the jumped
     /// column, which it may not jump again at once), so whether it could go on
     /// is read from the squares' present state: `from` of every direction but
-    /// the way back. With an immediate re-jump allowed, the jumped column's
-    /// new commander matters, so no man qualifies and each is searched.
+    /// the way back.
     #[inline(always)]
-    fn one_jump_men(&self, pos: &Position, far: Bitboard) -> Bitboard {
+    fn one_jump_men(&self, far: Bitboard) -> Bitboard {
         let capturing = self.men[0] | self.men[1] | self.men[2] | self.men[3];
-        if pos.rules == Rules::ImmediateRejump || capturing == 0 {
+        if capturing == 0 {
             return 0;
         }
         let f = &self.from;
@@ -165,7 +164,7 @@ pub(crate) fn generate_captures(
     jumps: &Jumps,
     out: &mut MoveList<Move>,
 ) {
-    let simple = jumps.one_jump_men(pos, far_rank(s.black));
+    let simple = jumps.one_jump_men(far_rank(s.black));
     for (d, &men) in jumps.men.iter().enumerate() {
         for from in squares(men & simple) {
             let over = NEIGHBOUR[d][from as usize];
@@ -174,28 +173,9 @@ pub(crate) fn generate_captures(
     }
     let mut search = CaptureSearch::new(pos);
     let mut sink = MoveSink { out, first: 0 };
-    let men = single_jump_candidates(pos);
     for from in squares(jumps.capturers() & !simple) {
-        if men & (1 << from) != 0 && search.single_jumps(from).is_some() {
-            push_single_jumps(pos, from, sink.out);
-            continue;
-        }
         sink.first = sink.out.len();
         search.run(from, &mut sink);
-    }
-}
-
-/// The capturing columns worth trying `CaptureSearch::single_jumps` on before
-/// a full search: the man-commanded ones, under [`Rules::ImmediateRejump`]
-/// only. Under [`Rules::Standard`], [`Jumps::one_jump_men`] is exact (every
-/// man it leaves out has a longer capture or crowns), so the test could never
-/// succeed there.
-#[inline(always)]
-fn single_jump_candidates(pos: &Position) -> Bitboard {
-    if pos.rules == Rules::ImmediateRejump {
-        !pos.kings
-    } else {
-        0
     }
 }
 
@@ -206,28 +186,6 @@ fn push_jump(from: u8, over: u8, land: u8, out: &mut MoveList<Move>) {
     mv.jumps = 1;
     mv.over[0] = over;
     out.push(mv);
-}
-
-/// The one-jump captures of a man-commanded column known to have no longer
-/// ones (see `CaptureSearch::single_jumps`).
-fn push_single_jumps(pos: &Position, from: u8, out: &mut MoveList<Move>) {
-    let black = pos.side == Color::Black;
-    let enemy = if black {
-        pos.occ & !pos.black
-    } else {
-        pos.black
-    };
-    let empty = !pos.occ | 1 << from;
-    for next in &NEIGHBOUR {
-        let over = next[from as usize];
-        if over == NONE || enemy & (1 << over) == 0 {
-            continue;
-        }
-        let land = next[over as usize];
-        if land != NONE && empty & (1 << land) != 0 {
-            push_jump(from, over, land, out);
-        }
-    }
 }
 
 /// Every non-capturing move: men step forward, kings fly.
@@ -266,7 +224,7 @@ pub(crate) fn count(pos: &Position) -> u64 {
 /// counted with popcounts. The other men are counted by a quicker test where
 /// one answers (see below); the rest, kings included, are searched.
 pub(crate) fn count_captures(pos: &Position, s: &Sides, jumps: &Jumps) -> u64 {
-    let simple = jumps.one_jump_men(pos, far_rank(s.black));
+    let simple = jumps.one_jump_men(far_rank(s.black));
     let m = &jumps.men;
     let mut count =
         pair_count(m[0] & simple, m[1] & simple) + pair_count(m[2] & simple, m[3] & simple);
@@ -279,16 +237,8 @@ pub(crate) fn count_captures(pos: &Position, s: &Sides, jumps: &Jumps) -> u64 {
     let mut sink = CountSink::default();
     for from in squares(searched) {
         if pos.kings & (1 << from) == 0 {
-            // Under the standard rules, the walk of the man's jump chains;
-            // under the other reading, its one-jump captures when none can
-            // go on.
-            let quick = match pos.rules {
-                Rules::Standard => chains.count(from, !s.empty, s.enemy),
-                Rules::ImmediateRejump => search
-                    .get_or_insert_with(|| CaptureSearch::new(pos))
-                    .single_jumps(from),
-            };
-            if let Some(n) = quick {
+            // The walk of the man's jump chains, where it answers.
+            if let Some(n) = chains.count(from, !s.empty, s.enemy) {
                 count += n;
                 continue;
             }

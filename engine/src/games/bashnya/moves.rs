@@ -74,7 +74,7 @@ impl Move {
     }
 }
 
-/// The notation of RULES.md 2.5: `c3-d4`, or `c3:e5:c7` for a capture.
+/// The notation of docs/rules.md 2.5: `c3-d4`, or `c3:e5:c7` for a capture.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", square_name(self.from))?;

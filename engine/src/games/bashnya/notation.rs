@@ -1,4 +1,4 @@
-//! Move notation (RULES.md 2.5): `c3-d4`, captures `c3:e5:c7`.
+//! Move notation (docs/rules.md 2.5): `c3-d4`, captures `c3:e5:c7`.
 //!
 //! Reading accepts the complete route of any legal capture (when several
 //! routes give one move, each of them), and `start:end` alone when exactly one

@@ -143,7 +143,7 @@ fn count_after_quiet(pos: &mut Position, from: u8, to: u8, promotes: bool) -> u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bashnya::{Column, Piece, Rules};
+    use crate::bashnya::{Column, Piece};
     use crate::game::Game;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -221,22 +221,16 @@ mod tests {
     }
 
     /// Positions from random games, from the start and from tall random
-    /// positions, under both rules.
+    /// positions.
     fn sample(games: u64) -> Vec<Position> {
         let mut out = Vec::new();
         for seed in 0..games {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let rules = if seed % 2 == 0 {
-                Rules::Standard
-            } else {
-                Rules::ImmediateRejump
-            };
-            let mut pos = if seed % 4 < 2 {
+            let mut pos = if seed % 2 == 0 {
                 Position::initial()
             } else {
                 random_tall(&mut rng)
             };
-            pos = pos.with_rules(rules);
             for _ in 0..rng.random_range(0..80) {
                 let mut list = MoveList::new();
                 pos.generate(&mut list);

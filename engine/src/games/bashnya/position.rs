@@ -28,22 +28,6 @@ fn column_key(sq: usize, col: u64) -> u64 {
     }
 }
 
-/// Which reading of the re-jump rule the capture search follows.
-///
-/// RULES.md 2.3 decides that a capture never jumps straight back over the
-/// column it has just jumped. The independent generator behind
-/// `data/perft/bashnya.txt` allows that immediate re-jump (every line of the
-/// file matches that reading, and a dozen disagree with the other), so both
-/// are available; positions carry their rules and pass them on in `play`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// RULES.md 2.3: not by the very next jump.
-    #[default]
-    Standard,
-    /// The reference perft generator: a column may be jumped again at once.
-    ImmediateRejump,
-}
-
 /// A Bashnya position: a small `Copy` value, changed by copy-make.
 ///
 /// Columns are stored in 32 bits per square (up to 15 pieces). A column of 16
@@ -66,13 +50,11 @@ pub struct Position {
     pub(crate) side: Color,
     /// Zobrist hash, kept incrementally.
     pub(crate) hash: u64,
-    /// The re-jump rule the position is played under (not part of the hash).
-    pub(crate) rules: Rules,
     /// The square of the column taller than 15 pieces, or [`NONE`].
     pub(crate) tall_sq: u8,
 }
 
-/// The fields of a position besides its columns, side and rules, changed
+/// The fields of a position besides its columns and side, changed
 /// apart from them while a move is made (see [`Position::after`]).
 #[derive(Clone, Copy)]
 struct Meta {
@@ -189,7 +171,6 @@ impl Position {
             kings: 0,
             side,
             hash: 0,
-            rules: Rules::Standard,
         };
         p.hash = p.computed_hash();
         p
@@ -261,17 +242,6 @@ impl Position {
         p
     }
 
-    /// The same position played under other rules.
-    pub fn with_rules(mut self, rules: Rules) -> Position {
-        self.rules = rules;
-        self
-    }
-
-    /// The re-jump rule this position is played under.
-    pub fn rules(&self) -> Rules {
-        self.rules
-    }
-
     /// Side to move.
     pub fn side(&self) -> Color {
         self.side
@@ -333,7 +303,7 @@ impl Position {
         self.set_meta(meta);
     }
 
-    /// Sets everything but the columns, side and rules.
+    /// Sets everything but the columns and side.
     #[inline(always)]
     fn set_meta(&mut self, meta: Meta) {
         self.occ = meta.occ;
@@ -344,7 +314,7 @@ impl Position {
         self.tall_sq = meta.tall_sq;
     }
 
-    /// Everything but the columns, side and rules.
+    /// Everything but the columns and side.
     #[inline(always)]
     fn meta(&self) -> Meta {
         Meta {
@@ -377,7 +347,6 @@ impl Position {
             kings: meta.kings,
             side: self.side.opponent(),
             hash: meta.hash ^ SIDE_KEY,
-            rules: self.rules,
             tall_sq: meta.tall_sq,
         }
     }
@@ -459,7 +428,7 @@ impl Position {
 
     /// The position with colours swapped and the board turned round.
     pub fn mirrored(&self) -> Position {
-        let mut p = Position::empty(self.side.opponent()).with_rules(self.rules);
+        let mut p = Position::empty(self.side.opponent());
         for sq in 0..SQUARES {
             p.set(SQUARES - 1 - sq, swap_colours(self.code(sq)));
         }

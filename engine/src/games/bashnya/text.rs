@@ -1,4 +1,4 @@
-//! Position text (RULES.md 2.5): `W:a1=w,c3=wb,d6=Bww,h8=b`.
+//! Position text (docs/rules.md 2.5): `W:a1=w,c3=wb,d6=Bww,h8=b`.
 //!
 //! The side to move, a colon, then every occupied square as `square=column`
 //! with the column written from the top piece down. A text with no columns

@@ -1,4 +1,4 @@
-//! Bushka: RULES.md section 1.
+//! Bushka: docs/rules.md section 1.
 //!
 //! Freeling's 10x10 game of capture by approach and moving lines of men.
 
@@ -15,7 +15,7 @@ pub use position::Position;
 use crate::game::{Color, Game, GameKind, MoveError, PositionError};
 use crate::movelist::MoveList;
 
-/// The start position's text (RULES.md 1.2).
+/// The start position's text (docs/rules.md 1.2).
 pub const START: &str =
     "W:We1,f2,g3,h4,i5,e2,f3,g4,h5,i6,d2,e3,f4,g5,h6:Bb5,c6,d7,e8,f9,a5,b6,c7,d8,e9,a6,b7,c8,d9,e0";
 

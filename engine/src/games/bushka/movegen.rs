@@ -1,4 +1,4 @@
-//! Legal move generation (RULES.md 1.3-1.5) and bulk move counting.
+//! Legal move generation (docs/rules.md 1.3-1.5) and bulk move counting.
 //!
 //! Order of precedence: linear captures (most pieces), else piece captures
 //! (most pieces), else non-capturing moves. Each resulting position is listed

@@ -1,4 +1,4 @@
-//! Move notation (RULES.md 1.7): `f45`, `gf5`, `g3x5`, `hxe5`, `e8h6x`,
+//! Move notation (docs/rules.md 1.7): `f45`, `gf5`, `g3x5`, `hxe5`, `e8h6x`,
 //! `ef8x`, `c54x`, `f6x`, and the long form `d4e3x(f4,e2)`.
 
 use super::board::{

@@ -46,7 +46,7 @@ impl Position {
         p
     }
 
-    /// The start position of RULES.md 1.2.
+    /// The start position of docs/rules.md 1.2.
     pub fn initial() -> Position {
         // White fills rows 0..=2, Black rows 7..=9.
         let white = ((1u64 << 16) - 1) & !(1 << 5);

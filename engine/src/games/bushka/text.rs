@@ -1,4 +1,4 @@
-//! Position text (RULES.md 1.8): `W:We1,e2,Kd3:Bc5,d4`.
+//! Position text (docs/rules.md 1.8): `W:We1,e2,Kd3:Bc5,d4`.
 
 use super::board::{bit, name, parse_square, promotion_row, Bits, Square};
 use super::position::Position;
