@@ -129,6 +129,22 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Which game this is.
     const KIND: GameKind;
 
+    /// The least remaining depth at which a search running alone reads and
+    /// writes the transposition table (with helper threads it is always 1:
+    /// shallow entries are what the threads share). See
+    /// `search::worker::table_depth` for the measurements behind each game's value.
+    const SINGLE_THREAD_TABLE_DEPTH: i32 = 1;
+
+    /// The depth `bushka bench` searches its positions to: a few seconds a
+    /// game at one thread.
+    const BENCH_DEPTH: u32;
+
+    /// The bench positions, one position text a line (`data/bench/`).
+    const BENCH_POSITIONS: &'static str;
+
+    /// The built-in opening book, one position text a line (`data/openings/`).
+    const OPENING_BOOK: &'static str;
+
     /// The initial position.
     fn start() -> Self;
 
@@ -173,6 +189,10 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The Zobrist hash of the whole position, side to move included.
     fn hash(&self) -> u64;
 
+    /// The same hash computed from the pieces, not kept incrementally: equal
+    /// to [`Game::hash`] always (debug builds check it during searches).
+    fn hash_from_scratch(&self) -> u64;
+
     /// True when the side to move must capture.
     fn must_capture(&self) -> bool;
 
@@ -213,6 +233,35 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
         BuildHasherDefault::<DefaultHasher>::default().hash_one(mv) as usize
     }
+}
+
+/// Runs `$body` with the type name `$G` standing for the position type of the
+/// game that `$kind` (a [`GameKind`]) names: the one place where a game chosen
+/// at run time (`--game`, a record's `GameType`) becomes a type.
+///
+/// ```
+/// use engine::{with_game, Game, GameKind};
+/// let moves = with_game!(GameKind::Bashnya, G => G::start().count_moves());
+/// assert_eq!(moves, 7);
+/// ```
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        match $kind {
+            $crate::GameKind::Bushka => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::bushka::Position;
+                $body
+            }
+            $crate::GameKind::Bashnya => {
+                #[allow(unused_imports)]
+                use $crate::Game as _;
+                type $G = $crate::bashnya::Position;
+                $body
+            }
+        }
+    };
 }
 
 /// Removes trailing annotation marks (`!`, `?`, `!!`, `+`, `=`, ...) of game records.

@@ -4,10 +4,11 @@
 //! The reader loop runs on the caller's thread; `go think` searches on a
 //! worker thread so that `stop`, `ping` and `quit` are answered at once.
 
-use crate::eval::Evaluator;
+use crate::eval::{EvalSource, SharedEval};
 use crate::game::{Game, GameKind};
-use crate::search::{Clock, Engine, Info, Limits, Oracle, Score, SearchInput};
-use crate::{bashnya, bushka};
+use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
+use crate::tt::HashSize;
+use crate::{bashnya, bushka, with_game};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -16,46 +17,6 @@ use std::time::Duration;
 
 /// Where protocol lines go: shared by the reader and the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
-
-/// An evaluator that can be shared with the search thread.
-pub type SharedEval<G> = Arc<dyn Evaluator<G>>;
-
-/// An oracle that can be shared with the search threads.
-pub type SharedOracle<G> = Arc<dyn Oracle<G>>;
-
-/// What commands load for a game: its evaluation and its endgame tables.
-pub trait EvalSource: Game {
-    /// The evaluation used when no weights file is set.
-    fn default_eval() -> SharedEval<Self>;
-    /// The evaluation of a weights file (`material` names the material-only baseline).
-    fn load_eval(path: &str) -> Result<SharedEval<Self>, String>;
-    /// The endgame tables of a folder (built by `bushka tb build`).
-    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String>;
-}
-
-impl EvalSource for bushka::Position {
-    fn default_eval() -> SharedEval<Self> {
-        crate::eval::default_eval::<Self>()
-    }
-    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
-        crate::eval::load_eval::<Self>(path)
-    }
-    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
-        crate::tb::Tablebase::open_oracle(dir).map_err(|e| e.to_string())
-    }
-}
-
-impl EvalSource for bashnya::Position {
-    fn default_eval() -> SharedEval<Self> {
-        crate::eval::default_eval::<Self>()
-    }
-    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
-        crate::eval::load_eval::<Self>(path)
-    }
-    fn open_tables(_dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
-        Err("endgame tables exist for Bushka only".into())
-    }
-}
 
 /// A command's arguments: bare words (no value) and `key=value` pairs.
 pub type Args = Vec<(String, Option<String>)>;
@@ -146,7 +107,12 @@ struct Session<G: EvalSource> {
 }
 
 impl<G: EvalSource> Session<G> {
-    fn new(hash: usize, threads: usize) -> Self {
+    /// The game this session plays.
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn new(hash: HashSize, threads: usize) -> Self {
         let engine = Engine::new(hash, threads);
         let stop = engine.stop_flag();
         Session {
@@ -264,6 +230,18 @@ enum AnySession {
     Bashnya(Session<bashnya::Position>),
 }
 
+impl From<Session<bushka::Position>> for AnySession {
+    fn from(s: Session<bushka::Position>) -> AnySession {
+        AnySession::Bushka(s)
+    }
+}
+
+impl From<Session<bashnya::Position>> for AnySession {
+    fn from(s: Session<bashnya::Position>) -> AnySession {
+        AnySession::Bashnya(s)
+    }
+}
+
 /// Calls a method on the session of whichever game is being played.
 macro_rules! on_session {
     ($s:expr, $x:ident => $body:expr) => {
@@ -281,7 +259,7 @@ pub struct Hub {
     search: Option<JoinHandle<()>>,
     /// The running search has no limit: it ends only on `stop`.
     search_unbounded: bool,
-    hash: usize,
+    hash: HashSize,
     threads: usize,
     weights: String,
     tb: String,
@@ -291,11 +269,11 @@ impl Hub {
     /// A hub writing to `out`, playing Bushka until told otherwise.
     pub fn new(out: Output) -> Hub {
         Hub {
-            session: AnySession::Bushka(Session::new(64, 1)),
+            session: AnySession::Bushka(Session::new(HashSize::DEFAULT, 1)),
             out,
             search: None,
             search_unbounded: false,
-            hash: 64,
+            hash: HashSize::DEFAULT,
             threads: 1,
             weights: "default".into(),
             tb: "none".into(),
@@ -412,8 +390,9 @@ impl Hub {
             self.game().name()
         ));
         self.say(&format!(
-            "param name=hash value={} type=int min=1 max=65536",
-            self.hash
+            "param name=hash value={} type=int min=1 max={}",
+            self.hash,
+            crate::tt::max_hash_mib()
         ));
         self.say(&format!(
             "param name=threads value={} type=int min=1 max=256",
@@ -427,10 +406,7 @@ impl Hub {
     }
 
     fn game(&self) -> GameKind {
-        match self.session {
-            AnySession::Bushka(_) => GameKind::Bushka,
-            AnySession::Bashnya(_) => GameKind::Bashnya,
-        }
+        on_session!(&self.session, s => s.kind())
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -438,23 +414,16 @@ impl Hub {
             "game" => {
                 let kind: GameKind = value.parse()?;
                 if kind != self.game() {
-                    self.session = match kind {
-                        GameKind::Bushka => {
-                            AnySession::Bushka(Session::new(self.hash, self.threads))
-                        }
-                        GameKind::Bashnya => {
-                            AnySession::Bashnya(Session::new(self.hash, self.threads))
-                        }
-                    };
+                    self.session =
+                        with_game!(kind, G => Session::<G>::new(self.hash, self.threads).into());
                     self.weights = "default".into();
                     self.tb = "none".into();
                 }
             }
             "hash" => {
-                let mb: usize = parse_in(value, 1, 65536, "hash")?;
-                crate::tt::check_hash_mib(mb)?;
-                self.hash = mb;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_hash(mb));
+                let size: HashSize = value.parse()?;
+                self.hash = size;
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_hash(size));
             }
             "threads" => {
                 let t: usize = parse_in(value, 1, 256, "threads")?;
@@ -468,7 +437,7 @@ impl Hub {
             }
             "weights" => {
                 on_session!(&mut self.session, s => {
-                    s.eval = if value == "default" { EvalSource::default_eval() } else { EvalSource::load_eval(value)? };
+                    s.eval = EvalSource::load_eval(value)?;
                 });
                 self.weights = value.to_string();
             }

@@ -11,7 +11,6 @@ pub mod movelist;
 pub mod perft;
 pub mod record;
 pub mod search;
-pub mod tb;
 pub mod tt;
 pub mod zobrist;
 

@@ -63,15 +63,60 @@ pub fn max_hash_mib() -> usize {
     65536
 }
 
-/// Refuses a table size that would exhaust the machine's memory.
-pub fn check_hash_mib(mib: usize) -> Result<(), String> {
-    let max = max_hash_mib();
-    if mib == 0 || mib > max {
-        return Err(format!(
-            "hash must be from 1 to {max} MiB (half of this machine's memory), got {mib}"
-        ));
+/// A table size in MiB, checked: from 1 to half of this machine's memory
+/// ([`max_hash_mib`]). Every command, engine spec and protocol option sizes
+/// its table through this type, so each refuses a bad size alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HashSize(usize);
+
+impl HashSize {
+    /// 64 MiB, the size commands use unless told otherwise.
+    pub const DEFAULT: HashSize = HashSize::fixed(64);
+    /// 1 MiB, the smallest table.
+    pub const MIN: HashSize = HashSize::fixed(1);
+
+    /// A built-in size, from 1 MiB to 1 GiB, which every machine this runs on
+    /// can hold (checked when the program is compiled, in a constant).
+    pub const fn fixed(mib: usize) -> HashSize {
+        assert!(
+            mib >= 1 && mib <= 1024,
+            "a built-in table size is 1 to 1024 MiB"
+        );
+        HashSize(mib)
     }
-    Ok(())
+
+    /// `mib` MiB, or why that size is refused.
+    pub fn mib(mib: usize) -> Result<HashSize, String> {
+        let max = max_hash_mib();
+        if mib == 0 || mib > max {
+            return Err(format!(
+                "hash must be from 1 to {max} MiB (half of this machine's memory), got {mib}"
+            ));
+        }
+        Ok(HashSize(mib))
+    }
+
+    /// The size in MiB.
+    pub fn get(self) -> usize {
+        self.0
+    }
+}
+
+impl std::str::FromStr for HashSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<HashSize, String> {
+        let mib = s
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("hash must be a whole number of MiB, got '{s}'"))?;
+        HashSize::mib(mib)
+    }
+}
+
+impl std::fmt::Display for HashSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
 /// The shared table.
@@ -80,30 +125,55 @@ pub struct Table {
     age: AtomicU8,
 }
 
+// The layout of an entry's data word, low bits first: the move's index in
+// the generated list plus one (0: no move), the score, the depth, the bound
+// (0 marks an empty entry) and the age of the search that wrote it.
+
+/// Bit offset of the move field (16 bits).
+const MOVE_SHIFT: u32 = 0;
+/// Bit offset of the score field (16 bits, two's complement).
+const SCORE_SHIFT: u32 = 16;
+/// Bit offset of the depth field (8 bits).
+const DEPTH_SHIFT: u32 = 32;
+/// Bit offset of the bound field (2 bits).
+const BOUND_SHIFT: u32 = 40;
+/// Bit offset of the age field (6 bits).
+const AGE_SHIFT: u32 = 42;
+/// Mask of a 16-bit field.
+const MASK16: u64 = 0xFFFF;
+/// Mask of the depth field.
+const DEPTH_MASK: u64 = 0xFF;
+/// Mask of the bound field.
+const BOUND_MASK: u64 = 3;
+/// Ages count modulo 64: the age field's mask.
+const AGE_MASK: u8 = 63;
+
 fn pack(h: &Hit, age: u8) -> u64 {
     let mv = h.move_index.map_or(0, |i| i as u64 + 1);
-    mv | ((h.score as u16 as u64) << 16)
-        | ((h.depth as u64) << 32)
-        | ((h.bound as u64) << 40)
-        | (((age & 63) as u64) << 42)
+    debug_assert!(mv <= MASK16, "move index {mv} does not fit its field");
+    (mv << MOVE_SHIFT)
+        | ((h.score as u16 as u64) << SCORE_SHIFT)
+        | ((h.depth as u64) << DEPTH_SHIFT)
+        | ((h.bound as u64) << BOUND_SHIFT)
+        | (((age & AGE_MASK) as u64) << AGE_SHIFT)
 }
 
 fn unpack(d: u64) -> Option<(Hit, u8)> {
-    let bound = match (d >> 40) & 3 {
+    let bound = match (d >> BOUND_SHIFT) & BOUND_MASK {
         1 => Bound::Upper,
         2 => Bound::Lower,
         3 => Bound::Exact,
         _ => return None,
     };
-    let mv = (d & 0xFFFF) as u16;
+    let mv = ((d >> MOVE_SHIFT) & MASK16) as u16;
     Some((
         Hit {
             move_index: mv.checked_sub(1),
-            score: (d >> 16) as u16 as i16,
-            depth: (d >> 32) as u8,
+            score: ((d >> SCORE_SHIFT) & MASK16) as u16 as i16,
+            depth: ((d >> DEPTH_SHIFT) & DEPTH_MASK) as u8,
             bound,
         },
-        ((d >> 42) & 63) as u8,
+        ((d >> AGE_SHIFT) as u8) & AGE_MASK,
     ))
 }
 
@@ -133,9 +203,9 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
 }
 
 impl Table {
-    /// A table of about `mib` MiB (at least one bucket).
-    pub fn new(mib: usize) -> Table {
-        let n = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
+    /// A table of about `size` MiB.
+    pub fn new(size: HashSize) -> Table {
+        let n = (size.get() << 20) / std::mem::size_of::<Bucket>();
         let mut buckets: Vec<Bucket> = Vec::with_capacity(n);
         advise_huge_pages(&buckets);
         buckets.resize_with(n, Bucket::default);
@@ -164,7 +234,7 @@ impl Table {
     /// Marks the start of a new search: older entries become cheaper to replace.
     pub fn new_search(&self) {
         self.age
-            .store(self.age.load(Relaxed).wrapping_add(1) & 63, Relaxed);
+            .store(self.age.load(Relaxed).wrapping_add(1) & AGE_MASK, Relaxed);
     }
 
     #[inline(always)]
@@ -227,7 +297,7 @@ impl Table {
             }
             let value = match old {
                 None => i32::MIN,
-                Some((h, a)) => h.depth as i32 - 8 * (age.wrapping_sub(a) & 63) as i32,
+                Some((h, a)) => h.depth as i32 - 8 * (age.wrapping_sub(a) & AGE_MASK) as i32,
             };
             if value < worst {
                 worst = value;
@@ -271,7 +341,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let t = Table::new(1);
+        let t = Table::new(HashSize::MIN);
         assert_eq!(t.probe(42), None);
         t.store(42, hit(3, -123, 7));
         assert_eq!(t.probe(42), Some(hit(3, -123, 7)));
@@ -288,7 +358,7 @@ mod tests {
 
     #[test]
     fn clear_forgets_every_entry() {
-        let mut t = Table::new(1);
+        let mut t = Table::new(HashSize::MIN);
         let keys: Vec<u64> = (1..5000u64)
             .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
@@ -306,7 +376,7 @@ mod tests {
 
     #[test]
     fn a_bucket_keeps_the_deepest_when_full() {
-        let t = Table::new(1);
+        let t = Table::new(HashSize::MIN);
         let n = t.buckets.len() as u64;
         // Keys that all map to bucket 0: small multiples of 2^64 / n.
         let keys: Vec<u64> = (1..=5u64).map(|i| i * (u64::MAX / n / 8)).collect();
@@ -323,7 +393,7 @@ mod tests {
     /// was stored under that very key (the key is derived from the data).
     #[test]
     fn concurrent_writes_never_give_a_wrong_key_hit() {
-        let t = Arc::new(Table::new(1));
+        let t = Arc::new(Table::new(HashSize::MIN));
         let n = t.buckets.len() as u64;
         let threads: Vec<_> = (0..4u64)
             .map(|id| {

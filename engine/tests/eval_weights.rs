@@ -213,17 +213,15 @@ fn from_vectors_checks_lengths_and_range() {
 #[test]
 fn weights_option_values() {
     use engine::bushka::Position;
-    use engine::eval::{load_eval, Evaluator};
+    use engine::eval::{EvalSource, Evaluator};
     let p = <Position as engine::Game>::parse_position("W:We1,e2,e3:Be9").unwrap();
-    let material = load_eval::<Position>("material").unwrap();
+    let material = Position::load_eval("material").unwrap();
     assert_eq!(material.evaluate(&p), 200);
-    let default = load_eval::<Position>("default").unwrap();
+    let default = Position::load_eval("default").unwrap();
     assert_eq!(
         default.evaluate(&p),
         Weights::default_for(GameKind::Bushka).evaluate(&p)
     );
-    let e = load_eval::<Position>("/no/such/weights.json")
-        .err()
-        .unwrap();
+    let e = Position::load_eval("/no/such/weights.json").err().unwrap();
     assert!(e.contains("/no/such/weights.json"), "{e}");
 }

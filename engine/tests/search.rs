@@ -2,6 +2,7 @@
 
 use engine::eval::Material;
 use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::tt::HashSize;
 use engine::{bashnya, bushka, Game, MoveList};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -10,7 +11,7 @@ fn best<G: Game>(pos: &G, limits: Limits) -> (String, Score)
 where
     Material: engine::eval::Evaluator<G>,
 {
-    let mut engine = Engine::<G>::new(16, 1);
+    let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
     let r = engine.search(
         &Material::default(),
         &SearchInput::new(*pos, limits),
@@ -65,7 +66,7 @@ fn every_child_a_repetition_scores_a_draw() {
         history.push(0xDEAD_BEEF);
         history.push(<bushka::Position as Game>::hash(&p.play(m)));
     }
-    let mut engine = Engine::<bushka::Position>::new(16, 1);
+    let mut engine = Engine::<bushka::Position>::new(HashSize::fixed(16), 1);
     let input = SearchInput {
         position: p,
         history,
@@ -85,7 +86,7 @@ fn every_child_a_repetition_scores_a_draw() {
 #[test]
 fn no_legal_move_is_a_loss_and_no_move_is_reported() {
     let p = bushka::Position::parse_position("B:We5,e6:B").unwrap();
-    let mut engine = Engine::<bushka::Position>::new(1, 1);
+    let mut engine = Engine::<bushka::Position>::new(HashSize::fixed(1), 1);
     let r = engine.search(
         &Material::default(),
         &SearchInput::new(p, Limits::depth(3)),
@@ -98,7 +99,7 @@ fn no_legal_move_is_a_loss_and_no_move_is_reported() {
 fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
     let p = bushka::Position::start();
     let run = || {
-        let mut e = Engine::<bushka::Position>::new(8, 1);
+        let mut e = Engine::<bushka::Position>::new(HashSize::fixed(8), 1);
         e.search(
             &Material::default(),
             &SearchInput::new(p, Limits::depth(6)),
@@ -107,7 +108,7 @@ fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
     };
     let (a, b) = (run(), run());
     assert_eq!((a.nodes, a.best), (b.nodes, b.best));
-    let mut e = Engine::<bushka::Position>::new(8, 1);
+    let mut e = Engine::<bushka::Position>::new(HashSize::fixed(8), 1);
     let r = e.search(
         &Material::default(),
         &SearchInput::new(p, Limits::nodes(5000)),
@@ -120,7 +121,7 @@ fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
 #[test]
 fn reports_iterations_in_order_and_stops_on_time() {
     let p = bashnya::Position::start();
-    let mut e = Engine::<bashnya::Position>::new(8, 2);
+    let mut e = Engine::<bashnya::Position>::new(HashSize::fixed(8), 2);
     let mut depths = Vec::new();
     let t = std::time::Instant::now();
     let r = e.search(
@@ -142,7 +143,7 @@ where
     Material: engine::eval::Evaluator<G>,
 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut engine = Engine::<G>::new(4, 2);
+    let mut engine = Engine::<G>::new(HashSize::fixed(4), 2);
     let mut searched = 0;
     while searched < count {
         let mut p = G::start();

@@ -3,7 +3,7 @@
 //! needs (and builds or reuses) the four-piece tables in `BUSHKA_TB_DIR` or
 //! else the workspace's `data/tb/`.
 
-use engine::tb::{build_materials, BuildOptions, Material};
+use engine::bushka::tb::{build_materials, BuildOptions, Material};
 use std::path::PathBuf;
 
 #[test]
@@ -12,11 +12,7 @@ fn five_piece_kings_table_cost() {
     let dir = std::env::var_os("BUSHKA_TB_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"));
-    let opts = BuildOptions {
-        pieces: 5,
-        dir,
-        progress: true,
-    };
+    let opts = BuildOptions::new(5, dir);
     let mut list = Material::all_up_to(4);
     list.push(Material::parse("KKKvKK").unwrap());
     let (tb, reports) = build_materials(&opts, &list).expect("build");

@@ -4,10 +4,11 @@
 //! builds (or reuses) every table of up to four pieces, in `BUSHKA_TB_DIR`
 //! or else the workspace's `data/tb/`.
 
+use engine::bushka::tb::{BuildOptions, Indexer, Material};
 use engine::bushka::Position;
 use engine::eval::Material as MaterialEval;
 use engine::search::{Engine, Exact, Limits, Oracle, SearchInput};
-use engine::tb::{BuildOptions, Indexer, Material};
+use engine::tt::HashSize;
 use engine::{Color, Game, MoveList};
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
@@ -23,19 +24,15 @@ fn tb_dir() -> PathBuf {
 #[test]
 #[ignore = "builds the four-piece tables (about a minute the first time)"]
 fn engine_converts_three_kings_v_king_within_the_table_distance() {
-    let opts = BuildOptions {
-        pieces: 4,
-        dir: tb_dir(),
-        progress: true,
-    };
-    let (tb, _) = engine::tb::build(&opts).expect("build the four-piece tables");
+    let opts = BuildOptions::new(4, tb_dir());
+    let (tb, _) = engine::bushka::tb::build(&opts).expect("build the four-piece tables");
     let tb = Arc::new(tb);
     let oracle: Arc<dyn Oracle<Position>> = tb.clone();
     let mat = Material::parse("KKKvK").unwrap();
     let ix = Indexer::new(mat);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0x0034_B196);
-    let mut attacker = Engine::<Position>::new(16, 1);
-    let mut defender = Engine::<Position>::new(16, 1);
+    let mut attacker = Engine::<Position>::new(HashSize::fixed(16), 1);
+    let mut defender = Engine::<Position>::new(HashSize::fixed(16), 1);
     attacker.set_oracle(Some(oracle.clone()));
     defender.set_oracle(Some(oracle));
     let eval = MaterialEval::default();

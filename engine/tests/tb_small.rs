@@ -2,10 +2,10 @@
 //! consistency of every stored value with its moves, the index, and files.
 
 use engine::bushka::board::{bit, promotion_row, Bits, BOARD};
+use engine::bushka::tb::retro::predecessors;
+use engine::bushka::tb::{BuildOptions, Indexer, Material, Table, Tablebase};
 use engine::bushka::Position;
 use engine::search::Exact;
-use engine::tb::retro::predecessors;
-use engine::tb::{BuildOptions, Indexer, Material, Table, Tablebase};
 use engine::{Color, Game, MoveList};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -24,12 +24,8 @@ fn small() -> &'static (PathBuf, Tablebase) {
     static TB: OnceLock<(PathBuf, Tablebase)> = OnceLock::new();
     TB.get_or_init(|| {
         let dir = temp_dir("small");
-        let opts = BuildOptions {
-            pieces: 3,
-            dir: dir.clone(),
-            progress: false,
-        };
-        let (tb, reports) = engine::tb::build(&opts).expect("build");
+        let opts = BuildOptions::new(3, dir.clone());
+        let (tb, reports) = engine::bushka::tb::build(&opts).expect("build");
         assert_eq!(reports.len(), Material::all_up_to(3).len());
         (dir, tb)
     })

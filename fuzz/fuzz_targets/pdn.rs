@@ -2,7 +2,7 @@
 //! that reads is replayed in its game (both games when it names none).
 #![no_main]
 
-use engine::{bashnya, bushka, Game, GameKind};
+use engine::{bashnya, bushka, Game};
 use libfuzzer_sys::fuzz_target;
 use selfplay::pdn::{replay, GameRecord, PdnReader};
 
@@ -46,8 +46,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(again.next().is_none(), "one record wrote as two:\n{text}");
         assert_eq!(back.to_pdn(), text, "PDN write/read is not a fixed point");
         match rec.game_kind() {
-            Some(GameKind::Bushka) => check_replay::<bushka::Position>(&rec),
-            Some(GameKind::Bashnya) => check_replay::<bashnya::Position>(&rec),
+            Some(kind) => engine::with_game!(kind, G => check_replay::<G>(&rec)),
             None => {
                 check_replay::<bushka::Position>(&rec);
                 check_replay::<bashnya::Position>(&rec);

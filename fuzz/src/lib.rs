@@ -7,7 +7,7 @@
 //! colour-mirror symmetry, copy-make and the notation of every legal move.
 
 use engine::eval::{Evaluator, Weights};
-use engine::{bashnya, bushka, Game, GameKind, MoveList};
+use engine::{bashnya, bushka, Game, MoveList};
 use std::collections::HashSet;
 
 /// Most move texts tried against one position per input.
@@ -128,10 +128,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
 /// Evaluation invariants of weights that were accepted: a colour-mirrored
 /// position gets the same score for its side to move.
 pub fn check_weights(w: &Weights) {
-    match w.kind() {
-        GameKind::Bushka => eval_symmetry::<bushka::Position>(w),
-        GameKind::Bashnya => eval_symmetry::<bashnya::Position>(w),
-    }
+    engine::with_game!(w.kind(), G => eval_symmetry::<G>(w))
 }
 
 fn eval_symmetry<G: Game>(w: &Weights)

@@ -5,7 +5,7 @@ use engine::record::GameRecord;
 use engine::search::{Exact, Oracle, Score};
 use engine::{Color, Game, Outcome};
 
-/// The harness's limits; all recorded with every game (RULES.md 1.6).
+/// The harness's limits; all recorded with every game (docs/rules.md 1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Adjudication {
     /// Draw after this many plies in all.

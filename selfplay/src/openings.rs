@@ -95,7 +95,7 @@ fn candidate<G: Game, E: Evaluator<G> + ?Sized>(
     if list.is_empty() || pos.must_capture() {
         return None;
     }
-    let mut engine = Engine::<G>::new(1, 1);
+    let mut engine = Engine::<G>::new(engine::tt::HashSize::MIN, 1);
     let r = engine.search(
         eval,
         &SearchInput::new(pos, Limits::depth(recipe.depth)),

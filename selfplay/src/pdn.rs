@@ -2,11 +2,11 @@
 //! reader and a legality check by replay.
 //!
 //! A record is `[Tag "value"]` headers, a blank line, numbered moves in the
-//! game's own notation (RULES.md 1.7 / 2.5) and a result token. Our records
+//! game's own notation (docs/rules.md 1.7 / 2.5) and a result token. Our records
 //! name the game with `[GameType "bushka"]` or `[GameType "bashnya"]` (the
 //! names of [`GameKind::name`]; standard PDN uses numbers for its draughts
 //! variants, which have no number for these two games), give the start
-//! position in `[FEN "..."]` (the position text of RULES.md 1.8 / 2.5), and
+//! position in `[FEN "..."]` (the position text of docs/rules.md 1.8 / 2.5), and
 //! keep harness details such as `[Termination "..."]` as extra tags.
 
 use engine::game::strip_annotations;

@@ -3,9 +3,11 @@
 use crate::external::ExternalPlayer;
 use crate::spec::{EngineSpec, Kind};
 use engine::eval::Material;
-use engine::hub::{EvalSource, SharedEval, SharedOracle};
+use engine::eval::{EvalSource, SharedEval};
 use engine::record::GameRecord;
+use engine::search::SharedOracle;
 use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::tt::HashSize;
 use engine::{Game, MoveList};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -73,7 +75,7 @@ pub struct SearchPlayer<G: Game> {
 
 impl<G: Game> SearchPlayer<G> {
     /// A player searching with `eval` within `limits`.
-    pub fn new(eval: SharedEval<G>, limits: Limits, threads: usize, hash: usize) -> Self {
+    pub fn new(eval: SharedEval<G>, limits: Limits, threads: usize, hash: HashSize) -> Self {
         SearchPlayer {
             engine: Engine::new(hash, threads),
             eval,

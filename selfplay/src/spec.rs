@@ -1,5 +1,6 @@
 //! Engine descriptions: `name=NAME,kind=search,depth=6,...`.
 
+use engine::tt::HashSize;
 use std::fmt;
 use thiserror::Error;
 
@@ -33,8 +34,8 @@ pub struct EngineSpec {
     pub movetime: Option<u64>,
     /// Search threads.
     pub threads: usize,
-    /// Table size in MiB.
-    pub hash: usize,
+    /// Table size.
+    pub hash: HashSize,
 }
 
 /// Why an engine description was refused.
@@ -103,6 +104,10 @@ fn number<T: std::str::FromStr + PartialOrd>(
     }
 }
 
+/// The table size of an engine spec without `hash=`: small, since a
+/// tournament holds one table per engine and colour in every game it plays at once.
+const SPEC_HASH: HashSize = HashSize::fixed(16);
+
 impl EngineSpec {
     /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
@@ -114,7 +119,7 @@ impl EngineSpec {
             nodes: None,
             movetime: None,
             threads: 1,
-            hash: 16,
+            hash: SPEC_HASH,
         };
         let mut cmd = None;
         let mut kind = None;
@@ -130,19 +135,20 @@ impl EngineSpec {
                 "nodes" => spec.nodes = Some(number(&k, &v, 1, u64::MAX)?),
                 "movetime" => spec.movetime = Some(number(&k, &v, 1, 86_400_000)?),
                 "threads" => spec.threads = number(&k, &v, 1, 256)?,
-                "hash" => spec.hash = number(&k, &v, 1, 65536)?,
+                "hash" => {
+                    spec.hash = v.parse().map_err(|_| {
+                        SpecError::BadValue(
+                            k.clone(),
+                            v.clone(),
+                            "not a whole number of MiB from 1 to half of this machine's memory",
+                        )
+                    })?
+                }
                 _ => return Err(SpecError::UnknownKey(k)),
             }
         }
         if spec.name.is_empty() {
             return Err(SpecError::NoName(text.to_string()));
-        }
-        if engine::tt::check_hash_mib(spec.hash).is_err() {
-            return Err(SpecError::BadValue(
-                "hash".into(),
-                spec.hash.to_string(),
-                "more than half of this machine's memory",
-            ));
         }
         spec.kind = match (kind.as_deref(), cmd) {
             (_, Some(c)) => Kind::External(c),
@@ -207,7 +213,7 @@ mod tests {
     fn parses_every_option() {
         let s = EngineSpec::parse("name=a,kind=material,depth=3,threads=2,hash=8").unwrap();
         assert_eq!(
-            (s.kind, s.depth, s.threads, s.hash),
+            (s.kind, s.depth, s.threads, s.hash.get()),
             (Kind::Material, Some(3), 2, 8)
         );
         let s = EngineSpec::parse(r#"name=ext,cmd="./bushka hub --x",movetime=50"#).unwrap();

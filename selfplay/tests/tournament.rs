@@ -94,7 +94,7 @@ fn a_short_match_adds_up_and_its_records_replay() {
 }
 
 /// The engine at a few plies against the random player, 100 games.
-fn beats_random<G: engine::hub::EvalSource>() -> f64
+fn beats_random<G: engine::eval::EvalSource>() -> f64
 where
     engine::eval::Material: engine::eval::Evaluator<G>,
 {

@@ -3,9 +3,9 @@
 use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
-use engine::hub::{EvalSource, SharedEval};
+use engine::eval::{EvalSource, SharedEval};
 use engine::search::{Engine, Info, Limits, SearchInput};
-use engine::{bashnya, bushka, Game, GameKind};
+use engine::{with_game, Game};
 use std::io::Write;
 
 /// Search settings shared by `analyze`, `play` and `bench`.
@@ -23,9 +23,9 @@ pub struct SearchArgs {
     /// Search threads (lazy SMP).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub hash: u32,
+    /// Transposition table size in MiB (1 to half of this machine\'s memory).
+    #[arg(long, default_value = "64")]
+    pub hash: engine::tt::HashSize,
     /// Evaluation weights file (`material` for material only; default: the built-in weights).
     #[arg(long)]
     pub weights: Option<String>,
@@ -84,16 +84,12 @@ pub fn pv_text<G: Game>(pos: &G, pv: &[G::Move]) -> String {
 
 /// `bushka analyze`.
 pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
-    match pos.game {
-        GameKind::Bushka => analyze_of::<bushka::Position>(&pos.position, search),
-        GameKind::Bashnya => analyze_of::<bashnya::Position>(&pos.position, search),
-    }
+    with_game!(pos.game, G => analyze_of::<G>(&pos.position, search))
 }
 
 fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
-    engine::tt::check_hash_mib(args.hash as usize).map_err(anyhow::Error::msg)?;
-    let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
+    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
     let eval = evaluator::<G>(args.weights.as_deref())?;
     if let Some(dir) = &args.tb {
         let oracle =

@@ -4,33 +4,17 @@
 
 use super::analyze::evaluator;
 use anyhow::{bail, Context, Result};
+use engine::eval::EvalSource;
 use engine::eval::Evaluator;
-use engine::hub::EvalSource;
 use engine::search::{Engine, Limits, SearchInput, SearchResult};
-use engine::{bashnya, bushka, GameKind};
-
-/// The bench positions of each game (compiled in from `data/bench/`).
-fn positions(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Bushka => include_str!("../../data/bench/bushka.txt"),
-        GameKind::Bashnya => include_str!("../../data/bench/bashnya.txt"),
-    }
-}
-
-/// Default bench depth of each game: a few seconds per game at one thread.
-pub fn default_depth(game: GameKind) -> u32 {
-    match game {
-        GameKind::Bushka => 12,
-        GameKind::Bashnya => 13,
-    }
-}
+use engine::{with_game, GameKind};
 
 /// What `bushka bench` is asked.
 pub struct BenchArgs<'a> {
     pub game: GameKind,
     pub threads: u32,
     pub depth: Option<u32>,
-    pub hash: u32,
+    pub hash: engine::tt::HashSize,
     pub weights: Option<&'a str>,
     /// Compare `threads` threads with one over this many rounds.
     pub speedup_rounds: Option<u32>,
@@ -38,10 +22,7 @@ pub struct BenchArgs<'a> {
 
 /// `bushka bench`.
 pub fn bench(a: &BenchArgs) -> Result<()> {
-    match a.game {
-        GameKind::Bushka => run::<bushka::Position>(a),
-        GameKind::Bashnya => run::<bashnya::Position>(a),
-    }
+    with_game!(a.game, G => run::<G>(a))
 }
 
 /// Search time in milliseconds (the table's clearing before it left out).
@@ -50,10 +31,9 @@ fn millis<M>(r: &SearchResult<M>) -> f64 {
 }
 
 fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
-    let depth = a.depth.unwrap_or_else(|| default_depth(a.game));
+    let depth = a.depth.unwrap_or(G::BENCH_DEPTH);
     let eval = evaluator::<G>(a.weights)?;
-    engine::tt::check_hash_mib(a.hash as usize).map_err(anyhow::Error::msg)?;
-    let set: Vec<G> = positions(a.game)
+    let set: Vec<G> = G::BENCH_POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .enumerate()
@@ -90,7 +70,7 @@ fn signature<G: EvalSource>(
     depth: u32,
     a: &BenchArgs,
 ) -> Result<()> {
-    let mut engine = Engine::<G>::new(a.hash as usize, a.threads as usize);
+    let mut engine = Engine::<G>::new(a.hash, a.threads as usize);
     let done = search_set(&mut engine, eval, set, depth, |i, r| {
         let best = r.best.map_or("none".to_string(), |m| set[i].move_text(&m));
         outln!(
@@ -140,7 +120,7 @@ fn speedup<G: EvalSource>(
         bail!("--speedup compares --threads T (2 or more) with one thread; got --threads 1");
     }
     // One engine, so one table: the thread count is set before each run.
-    let mut engine = Engine::<G>::new(a.hash as usize, 1);
+    let mut engine = Engine::<G>::new(a.hash, 1);
     let thread_counts = [1, a.threads as usize];
     // ms[config][position][round] and each round's totals.
     let mut ms = vec![vec![Vec::new(); set.len()]; 2];

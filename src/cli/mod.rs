@@ -84,9 +84,9 @@ enum Command {
         /// Engine search threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-        hash: u32,
+        /// Transposition table size in MiB (1 to half of this machine\'s memory).
+        #[arg(long, default_value = "64")]
+        hash: engine::tt::HashSize,
         /// Evaluation weights file (`material` for material only).
         #[arg(long)]
         weights: Option<String>,
@@ -123,9 +123,9 @@ enum Command {
         /// Depth of every search (default: 12 for Bushka, 13 for Bashnya).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: Option<u32>,
-        /// Transposition table size in MiB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-        hash: u32,
+        /// Transposition table size in MiB (1 to half of this machine\'s memory).
+        #[arg(long, default_value = "64")]
+        hash: engine::tt::HashSize,
         /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
         #[arg(long)]
         weights: Option<String>,

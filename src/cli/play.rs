@@ -2,10 +2,10 @@
 
 use super::rules::read_position;
 use anyhow::Result;
-use engine::hub::{EvalSource, SharedEval};
+use engine::eval::{EvalSource, SharedEval};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, SearchInput};
-use engine::{bashnya, bushka, Color, GameKind, MoveList, Outcome};
+use engine::{with_game, Color, GameKind, MoveList, Outcome};
 
 use std::io::{BufRead, Write};
 
@@ -41,17 +41,14 @@ pub struct PlayArgs {
     pub movetime: u64,
     pub max_plies: usize,
     pub threads: u32,
-    pub hash: u32,
+    pub hash: engine::tt::HashSize,
     pub weights: Option<String>,
     pub tb: Option<std::path::PathBuf>,
 }
 
 /// `bushka play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
-    match args.game {
-        GameKind::Bushka => play_of::<bushka::Position>(args),
-        GameKind::Bashnya => play_of::<bashnya::Position>(args),
-    }
+    with_game!(args.game, G => play_of::<G>(args))
 }
 
 const HELP: &str =
@@ -63,8 +60,7 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
         Some(w) => G::load_eval(w).map_err(anyhow::Error::msg)?,
         None => G::default_eval(),
     };
-    engine::tt::check_hash_mib(args.hash as usize).map_err(anyhow::Error::msg)?;
-    let mut engine = Engine::<G>::new(args.hash as usize, args.threads as usize);
+    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
     if let Some(dir) = &args.tb {
         let oracle =
             G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;

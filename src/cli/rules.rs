@@ -2,7 +2,7 @@
 
 use super::PositionArgs;
 use anyhow::{bail, Context, Result};
-use engine::{bashnya, bushka, Game, GameKind, MoveList};
+use engine::{with_game, Game, MoveList};
 use std::io::Write;
 use std::time::Instant;
 
@@ -20,19 +20,9 @@ pub fn position_of<G: Game>(args: &PositionArgs) -> Result<G> {
     read_position(&args.position)
 }
 
-/// Calls `$f::<G>` with the game chosen at run time.
-macro_rules! with_game {
-    ($kind:expr, $f:ident ( $($arg:expr),* )) => {
-        match $kind {
-            GameKind::Bushka => $f::<bushka::Position>($($arg),*),
-            GameKind::Bashnya => $f::<bashnya::Position>($($arg),*),
-        }
-    };
-}
-
 /// `bushka moves`.
 pub fn moves(args: &PositionArgs) -> Result<()> {
-    with_game!(args.game, moves_of(args))
+    with_game!(args.game, G => moves_of::<G>(args))
 }
 
 fn moves_of<G: Game>(args: &PositionArgs) -> Result<()> {
@@ -53,7 +43,7 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    pool.install(|| with_game!(args.game, perft_of(args, depth, divide)))
+    pool.install(|| with_game!(args.game, G => perft_of::<G>(args, depth, divide)))
 }
 
 fn num_cpus() -> usize {

@@ -1,9 +1,9 @@
 //! `selfplay`, `openings` and `pdn check`: the tournament harness on the command line.
 
 use anyhow::{anyhow, bail, Context, Result};
+use engine::eval::EvalSource;
 use engine::eval::{Evaluator, Material};
-use engine::hub::EvalSource;
-use engine::{bashnya, bushka, GameKind};
+use engine::{with_game, GameKind};
 use selfplay::game::Adjudication;
 use selfplay::openings::{generate_book_with_progress, parse_book, BookRecipe};
 use selfplay::spec::EngineSpec;
@@ -77,14 +77,6 @@ pub struct SelfplayArgs {
     pub tb: Option<PathBuf>,
 }
 
-/// The built-in book of a game.
-pub fn builtin_book(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Bushka => include_str!("../../data/openings/bushka.txt"),
-        GameKind::Bashnya => include_str!("../../data/openings/bashnya.txt"),
-    }
-}
-
 fn parse_sprt(text: &str) -> Result<Sprt> {
     let mut v = [None; 4];
     for item in text.split(',') {
@@ -150,7 +142,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     let book = match &a.openings {
         Some(p) => std::fs::read_to_string(p)
             .with_context(|| format!("cannot read --openings {}", p.display()))?,
-        None => builtin_book(a.game).to_string(),
+        None => with_game!(a.game, G => G::OPENING_BOOK).to_string(),
     };
     let openings: Vec<String> = book
         .lines()
@@ -197,10 +189,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         );
     }
     let start = std::time::Instant::now();
-    let summary = match a.game {
-        GameKind::Bushka => run_game::<bushka::Position>(&cfg)?,
-        GameKind::Bashnya => run_game::<bashnya::Position>(&cfg)?,
-    };
+    let summary = with_game!(a.game, G => run_game::<G>(&cfg))?;
     print!("{}", table(&summary));
     let secs = start.elapsed().as_secs_f64();
     // The rate counts the games played now, not those a resume read back.
@@ -276,10 +265,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
         max_score: a.max_score,
         seed: a.seed,
     };
-    let lines = match a.game {
-        GameKind::Bushka => book_lines::<bushka::Position>(&recipe),
-        GameKind::Bashnya => book_lines::<bashnya::Position>(&recipe),
-    };
+    let lines = with_game!(a.game, G => book_lines::<G>(&recipe));
     let header = format!(
         "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with the default evaluation scores within +-{} and the position is new\n",
         a.game.name(), a.min_plies, a.max_plies, a.seed, a.depth, a.max_score
@@ -328,10 +314,7 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
             }
         };
         let kind = game.or(rec.game_kind()).unwrap_or(GameKind::Bushka);
-        let r = match kind {
-            GameKind::Bushka => replay::<bushka::Position>(&rec).map(|_| ()),
-            GameKind::Bashnya => replay::<bashnya::Position>(&rec).map(|_| ()),
-        };
+        let r = with_game!(kind, G => replay::<G>(&rec).map(|_| ()));
         match r {
             Ok(()) => ok += 1,
             Err(e) => {

@@ -1,9 +1,9 @@
 //! `tb`: endgame tablebases for Bushka: build, probe, statistics.
 
 use anyhow::{anyhow, bail, Result};
+use engine::bushka::tb::{BuildOptions, Material, Tablebase, DEFAULT_DIR};
 use engine::bushka::Position;
 use engine::search::Exact;
-use engine::tb::{BuildOptions, Material, Tablebase, DEFAULT_DIR};
 use engine::{Color, Game};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -52,12 +52,9 @@ pub fn tb(cmd: &TbCommand) -> Result<()> {
 /// `tb build`: one line per material, then a summary per piece count.
 fn build(pieces: u8, dir: &std::path::Path) -> Result<()> {
     let start = Instant::now();
-    let opts = BuildOptions {
-        pieces,
-        dir: dir.to_path_buf(),
-        progress: true,
-    };
-    let (_, reports) = engine::tb::build(&opts).map_err(|e| anyhow!("{e}"))?;
+    let mut opts = BuildOptions::new(pieces, dir);
+    opts.progress = Some(progress_bars());
+    let (_, reports) = engine::bushka::tb::build(&opts).map_err(|e| anyhow!("{e}"))?;
     let mut per_count = std::collections::BTreeMap::<u8, (u64, u64, f64, u32)>::new();
     for r in &reports {
         outln!(
@@ -124,7 +121,7 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
             mat.total()
         );
     }
-    let table = engine::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
+    let table = engine::bushka::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
     for side in [Color::White, Color::Black] {
         let s = table.stats(side);
         outln!(
@@ -139,4 +136,48 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Draws a table build's progress on standard error: a bar per material
+/// while its moves are counted, then a spinner through the backward passes.
+fn progress_bars() -> engine::bushka::tb::ProgressSink {
+    use engine::bushka::tb::BuildProgress;
+    use indicatif::{ProgressBar, ProgressStyle};
+    let current = std::sync::Mutex::new(ProgressBar::hidden());
+    std::sync::Arc::new(move |step: &BuildProgress| {
+        let mut bar = current.lock().unwrap_or_else(|e| e.into_inner());
+        match step {
+            BuildProgress::Unusable(path) => {
+                bar.suspend(|| eprintln!("{}: unusable, building it again", path.display()));
+            }
+            BuildProgress::Start {
+                material,
+                positions,
+            } => {
+                *bar = ProgressBar::new(*positions);
+                let style = ProgressStyle::with_template(
+                    "{prefix:>8} [{bar:30}] {human_pos}/{human_len} {msg} [{elapsed}]",
+                )
+                .map(|s| s.progress_chars("=> "))
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+                bar.set_style(style);
+                bar.set_prefix(material.to_string());
+                bar.set_message("moves");
+            }
+            BuildProgress::Counted(n) => bar.inc(*n),
+            BuildProgress::Level(k) => {
+                if bar.position() > 0 {
+                    bar.set_style(
+                        ProgressStyle::with_template("{prefix:>8} {spinner} {msg} [{elapsed}]")
+                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                    );
+                }
+                bar.set_message(format!("level {k}"));
+                bar.tick();
+            }
+            BuildProgress::Solved { longest } => {
+                bar.finish_with_message(format!("solved, longest {longest} plies"));
+            }
+        }
+    })
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use engine::eval::{Features, Weights};
-use engine::GameKind;
+use engine::{with_game, GameKind};
 use std::path::{Path, PathBuf};
 use tuner::{TuneConfig, TuneOutcome};
 
@@ -69,10 +69,7 @@ pub enum Captures {
 
 /// `bushka tune`.
 pub fn tune(args: &TuneArgs) -> Result<()> {
-    match args.game {
-        GameKind::Bushka => run::<engine::bushka::Position>(args),
-        GameKind::Bashnya => run::<engine::bashnya::Position>(args),
-    }
+    with_game!(args.game, G => run::<G>(args))
 }
 
 /// A file beside `out` with its extension replaced by `ext`.
@@ -144,10 +141,7 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
 /// The feature indices named by `--freeze` (default: the game's man).
 fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
     let names: Vec<&str> = if names.is_empty() {
-        vec![match G::KIND {
-            GameKind::Bushka => "man",
-            GameKind::Bashnya => "man_columns",
-        }]
+        vec![G::MATERIAL_UNIT]
     } else {
         names.iter().map(|s| s.trim()).collect()
     };

@@ -251,7 +251,7 @@ fn keeps_quiet_positions_and_averages_duplicates() {
 fn a_resolving_loader_fits_the_quiet_end_of_a_capture_line() {
     let (quiet, capture) = quiet_and_capture();
     let pos = Position::parse_position(&capture).unwrap();
-    let eval = engine::eval::default_eval::<Position>();
+    let eval = <Position as engine::eval::EvalSource>::default_eval();
     let end = tuner::resolve::quiet_end(&pos, eval.as_ref()).expect("resolves");
     assert!(!end.must_capture());
     // The capture line's mover scored it 10; White's view of that score

@@ -321,7 +321,7 @@ pub struct Compiled {
 impl Compiled {
     /// Folds Bashnya weights; `None` for weights of another game.
     pub fn new(w: &Weights) -> Option<Compiled> {
-        if w.kind() != crate::game::GameKind::Bashnya || w.mg().len() != COUNT {
+        if w.kind() != <Position as crate::Game>::KIND || w.mg().len() != COUNT {
             return None;
         }
         let mut table = [[(0, 0); SQUARES]; 4];
@@ -417,6 +417,15 @@ fn emit_pst<S: FeatureSink>(out: &mut S, bb: Bitboard, base: usize, white: bool)
 
 impl Features for Position {
     const NAMES: &'static [&'static str] = &NAMES;
+    const MATERIAL_UNIT: &'static str = "man_columns";
+    // Free pieces count, whether they command or sit below their own commander.
+    const MATERIAL_WEIGHTS: &'static [(&'static str, i32)] = &[
+        ("man_columns", 100),
+        ("men_below", 100),
+        ("king_columns", 300),
+        ("kings_below", 300),
+    ];
+    const DEFAULT_WEIGHTS: &'static str = include_str!("../../../data/weights/bashnya.json");
 
     #[inline]
     fn features<S: FeatureSink>(&self, out: &mut S) {

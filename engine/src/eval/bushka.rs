@@ -757,7 +757,7 @@ pub struct Compiled {
 impl Compiled {
     /// Folds Bushka weights; `None` for weights of another game.
     pub fn new(w: &Weights) -> Option<Compiled> {
-        if w.kind() != crate::game::GameKind::Bushka || w.mg().len() != COUNT {
+        if w.kind() != <Position as crate::Game>::KIND || w.mg().len() != COUNT {
             return None;
         }
         let mut table = [[0; 64]; 4];
@@ -893,6 +893,9 @@ fn emit_pst<S: FeatureSink>(out: &mut S, bb: u64, king: bool, white: bool) {
 
 impl Features for Position {
     const NAMES: &'static [&'static str] = &NAMES;
+    const MATERIAL_UNIT: &'static str = "man";
+    const MATERIAL_WEIGHTS: &'static [(&'static str, i32)] = &[("man", 100), ("king", 300)];
+    const DEFAULT_WEIGHTS: &'static str = include_str!("../../../data/weights/bushka.json");
 
     #[inline]
     fn features<S: FeatureSink>(&self, out: &mut S) {

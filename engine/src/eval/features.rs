@@ -120,6 +120,18 @@ pub trait Features: Game {
     /// Every feature's name, by index; these are the keys of a weights file.
     const NAMES: &'static [&'static str];
 
+    /// The feature that counts the unit of material (a free man), whose
+    /// weight the tuner holds fixed unless told otherwise.
+    const MATERIAL_UNIT: &'static str;
+
+    /// The material-only weights (a man 100, a king 300), by feature name;
+    /// every other weight of the `material` baseline is zero.
+    const MATERIAL_WEIGHTS: &'static [(&'static str, i32)];
+
+    /// The compiled-in default weights, a weights file's JSON text
+    /// (`data/weights/<game>.json`).
+    const DEFAULT_WEIGHTS: &'static str;
+
     /// Writes the position's non-zero features (White minus Black) to `out`.
     fn features<S: FeatureSink>(&self, out: &mut S);
 

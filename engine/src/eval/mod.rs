@@ -14,6 +14,46 @@ pub use features::{FeatureSink, FeatureVec, Features, FEATURE_CAPACITY, PHASE_MA
 pub use weights::{Weights, WeightsError};
 
 use crate::game::Game;
+use crate::search::SharedOracle;
+use std::sync::Arc;
+
+/// An evaluator that can be shared with the search threads.
+pub type SharedEval<G> = Arc<dyn Evaluator<G>>;
+
+/// What the commands load for a game: its evaluation and its endgame tables.
+pub trait EvalSource: Features {
+    /// The evaluation used when no weights file is set.
+    fn default_eval() -> SharedEval<Self>;
+    /// The evaluation of a `--weights` value: `material` (the material-only
+    /// baseline), `default`, or a weights file.
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String>;
+    /// The endgame tables of a folder (built by `bushka tb build`).
+    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String>;
+}
+
+impl EvalSource for crate::bushka::Position {
+    fn default_eval() -> SharedEval<Self> {
+        default_eval::<Self>()
+    }
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
+        load_eval::<Self>(path)
+    }
+    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+        crate::bushka::tb::Tablebase::open_oracle(dir).map_err(|e| e.to_string())
+    }
+}
+
+impl EvalSource for crate::bashnya::Position {
+    fn default_eval() -> SharedEval<Self> {
+        default_eval::<Self>()
+    }
+    fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
+        load_eval::<Self>(path)
+    }
+    fn open_tables(_dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+        Err("endgame tables exist for Bushka only".into())
+    }
+}
 
 /// A static evaluation, in centi-men (a man = 100 at default weights), from
 /// the side to move's point of view.
@@ -69,7 +109,7 @@ impl Evaluator<crate::bashnya::Position> for Material {
 }
 
 /// The evaluation every command uses unless told otherwise: the default weights.
-pub fn default_eval<G: Features>() -> std::sync::Arc<dyn Evaluator<G>>
+fn default_eval<G: Features>() -> SharedEval<G>
 where
     Material: Evaluator<G>,
 {
@@ -77,12 +117,12 @@ where
 }
 
 /// The evaluation named by a `--weights` value: `material`, `default`, or a weights file.
-pub fn load_eval<G: Features>(path: &str) -> Result<std::sync::Arc<dyn Evaluator<G>>, String>
+fn load_eval<G: Features>(path: &str) -> Result<SharedEval<G>, String>
 where
     Material: Evaluator<G>,
 {
     match path {
-        "material" => Ok(std::sync::Arc::new(Material::default())),
+        "material" => Ok(Arc::new(Material::default())),
         "default" => Ok(default_eval::<G>()),
         _ => Weights::load(G::KIND, std::path::Path::new(path))
             .map(|w| G::compile(&w))

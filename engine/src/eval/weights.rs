@@ -14,6 +14,7 @@
 use super::features::{FeatureSink, FeatureVec, Features, PHASE_MAX};
 use super::Evaluator;
 use crate::game::GameKind;
+use crate::with_game;
 use serde_json::Value;
 use std::path::Path;
 use thiserror::Error;
@@ -26,11 +27,6 @@ pub const MAX_WEIGHT: i32 = 1_000_000;
 
 /// Evaluations are kept inside this bound, well below the search's win scores.
 pub const MAX_EVAL: i32 = 20_000;
-
-/// The compiled-in Bushka defaults.
-const BUSHKA_DEFAULT: &str = include_str!("../../../data/weights/bushka.json");
-/// The compiled-in Bashnya defaults.
-const BASHNYA_DEFAULT: &str = include_str!("../../../data/weights/bashnya.json");
 
 /// Why a weights file was refused; the message is one line and names the key.
 #[derive(Debug, Error)]
@@ -133,19 +129,13 @@ pub fn taper(mg: i64, eg: i64, phase: i32) -> i32 {
 
 /// The feature names of a game.
 pub fn names_of(kind: GameKind) -> &'static [&'static str] {
-    match kind {
-        GameKind::Bushka => <crate::bushka::Position as Features>::NAMES,
-        GameKind::Bashnya => <crate::bashnya::Position as Features>::NAMES,
-    }
+    with_game!(kind, G => G::NAMES)
 }
 
 impl Weights {
     /// The compiled-in default weights of a game (`data/weights/<game>.json`).
     pub fn default_for(kind: GameKind) -> Weights {
-        let text = match kind {
-            GameKind::Bushka => BUSHKA_DEFAULT,
-            GameKind::Bashnya => BASHNYA_DEFAULT,
-        };
+        let text = with_game!(kind, G => G::DEFAULT_WEIGHTS);
         // The files are checked by the tests; should one ever be broken the
         // engine still plays, on material.
         Weights::from_json(kind, text).unwrap_or_else(|_| Weights::material(kind))
@@ -161,17 +151,8 @@ impl Weights {
                 w.eg[i] = v;
             }
         };
-        match kind {
-            GameKind::Bushka => {
-                set(&mut w, "man", 100);
-                set(&mut w, "king", 300);
-            }
-            GameKind::Bashnya => {
-                set(&mut w, "man_columns", 100);
-                set(&mut w, "men_below", 100);
-                set(&mut w, "king_columns", 300);
-                set(&mut w, "kings_below", 300);
-            }
+        for &(name, value) in with_game!(kind, G => G::MATERIAL_WEIGHTS) {
+            set(&mut w, name, value);
         }
         w
     }

@@ -9,7 +9,7 @@ pub use limits::{Clock, Limits};
 
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::tt::Table;
+use crate::tt::{HashSize, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -76,6 +76,9 @@ pub enum Exact {
     /// Neither side can force the end of the game.
     Draw,
 }
+
+/// An oracle that can be shared with the search threads.
+pub type SharedOracle<G> = std::sync::Arc<dyn Oracle<G>>;
 
 /// Something that knows some positions exactly (endgame tables).
 pub trait Oracle<G>: Send + Sync {
@@ -204,10 +207,10 @@ pub struct Engine<G: Game> {
 }
 
 impl<G: Game> Engine<G> {
-    /// An engine with a table of `hash_mib` MiB and `threads` search threads.
-    pub fn new(hash_mib: usize, threads: usize) -> Self {
+    /// An engine with a table of `hash` and `threads` search threads.
+    pub fn new(hash: HashSize, threads: usize) -> Self {
         Engine {
-            tt: Table::new(hash_mib),
+            tt: Table::new(hash),
             oracle: None,
             stop: Arc::new(AtomicBool::new(false)),
             threads: threads.max(1),
@@ -220,9 +223,9 @@ impl<G: Game> Engine<G> {
         self.oracle = oracle;
     }
 
-    /// Replaces the table by one of `mib` MiB.
-    pub fn set_hash(&mut self, mib: usize) {
-        self.tt = Table::new(mib);
+    /// Replaces the table by one of `size`.
+    pub fn set_hash(&mut self, size: HashSize) {
+        self.tt = Table::new(size);
     }
 
     /// Sets the number of search threads (at least one).

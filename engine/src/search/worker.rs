@@ -3,15 +3,13 @@
 use super::ordering::{self, Ordering};
 use super::{Completed, Exact, Info, Score, SearchInput, Shared, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::Evaluator;
-use crate::game::{Game, GameKind};
+use crate::game::Game;
 use crate::movelist::MoveList;
 use crate::tt::{Bound, Hit};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Nodes between checks of the clock and the shared stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Late-move reductions on (see [`Worker::search`]).
-const LMR: bool = true;
 /// The ordering key of a move already searched: below every real key.
 const TAKEN: i64 = i64::MIN;
 /// First aspiration half-window, in centi-men.
@@ -53,9 +51,10 @@ const EVAL_CACHE: usize = 1 << 12;
 /// so both keep them.
 #[inline(always)]
 fn table_depth<G: Game>(single: bool) -> i32 {
-    match G::KIND {
-        GameKind::Bushka if single => 2,
-        _ => 1,
+    if single {
+        G::SINGLE_THREAD_TABLE_DEPTH
+    } else {
+        1
     }
 }
 
@@ -307,6 +306,11 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         self.pv[ply].clear();
         self.nodes += 1;
         let key = <G as Game>::hash(pos);
+        debug_assert!(
+            self.nodes % CHECK_EVERY != 0 || key == pos.hash_from_scratch(),
+            "incremental hash differs from the hash of the pieces in {}",
+            pos.to_text()
+        );
         let table_depth = table_depth::<G>(self.shared.single);
         let tabled = depth >= table_depth;
         if tabled {
@@ -455,8 +459,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             } else {
                 // Late quiet moves are searched a ply shallower first, and
                 // again at full depth only when they beat alpha.
-                let reduce = LMR
-                    && depth >= 3
+                let reduce = depth >= 3
                     && n >= 3
                     && !G::is_capture(&mv)
                     && (top >> 16) < ordering::PLAIN_LIMIT as i64;
@@ -518,6 +521,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             } else {
                 Bound::Upper
             };
+            // The stored move is an index into this node's legal list; a
+            // later probe takes it only when it is inside that list.
+            debug_assert!(best_index < list.len() && list.len() <= u16::MAX as usize);
             self.shared.tt.store(
                 key,
                 Hit {

@@ -49,6 +49,9 @@ impl Game for Position {
     type Move = Move;
 
     const KIND: GameKind = GameKind::Bashnya;
+    const BENCH_DEPTH: u32 = 13;
+    const BENCH_POSITIONS: &'static str = include_str!("../../../../data/bench/bashnya.txt");
+    const OPENING_BOOK: &'static str = include_str!("../../../../data/openings/bashnya.txt");
 
     fn perft(&self, depth: u32) -> u64 {
         perft::perft(self, depth)
@@ -79,6 +82,10 @@ impl Game for Position {
     #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
         self.after(mv)
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.computed_hash()
     }
 
     fn hash(&self) -> u64 {

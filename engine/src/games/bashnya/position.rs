@@ -339,7 +339,7 @@ impl Position {
         } else {
             meta.capture::<true>(&mut cols, mv);
         }
-        Position {
+        let next = Position {
             cols,
             tall_hi: meta.tall_hi,
             occ: meta.occ,
@@ -348,7 +348,26 @@ impl Position {
             side: self.side.opponent(),
             hash: meta.hash ^ SIDE_KEY,
             tall_sq: meta.tall_sq,
-        }
+        };
+        // Capture bookkeeping: every jump puts one piece under the moving
+        // column, and no piece ever leaves the board.
+        debug_assert_eq!(
+            next.height(mv.to()),
+            self.height(mv.from()) + mv.jumps as u32,
+            "{mv} from {self:?}"
+        );
+        debug_assert!(
+            mv.jumps == 0
+                || (
+                    next.piece_count(Color::White),
+                    next.piece_count(Color::Black)
+                ) == (
+                    self.piece_count(Color::White),
+                    self.piece_count(Color::Black)
+                ),
+            "{mv} from {self:?}"
+        );
+        next
     }
 
     /// Runs `f` on the position after `mv`, made in place and undone

@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod tb;
 pub mod text;
 
 pub use movegen::{Move, MoveKind};
@@ -22,6 +23,12 @@ pub const START: &str =
 impl Game for Position {
     type Move = Move;
     const KIND: GameKind = GameKind::Bushka;
+    // Depth-1 entries crowd the table of a lone Bushka thread (see
+    // `search::worker::table_depth`).
+    const SINGLE_THREAD_TABLE_DEPTH: i32 = 2;
+    const BENCH_DEPTH: u32 = 12;
+    const BENCH_POSITIONS: &'static str = include_str!("../../../../data/bench/bushka.txt");
+    const OPENING_BOOK: &'static str = include_str!("../../../../data/openings/bushka.txt");
 
     fn start() -> Self {
         Position::initial()
@@ -48,6 +55,10 @@ impl Game for Position {
     }
 
     #[inline(always)]
+    fn hash_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

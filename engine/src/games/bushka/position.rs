@@ -118,6 +118,12 @@ impl Position {
         }
         p.hash ^= piece_key(us, king || promote, to);
         if captured != 0 {
+            // Capture bookkeeping: only the opponent's pieces are taken.
+            debug_assert_eq!(
+                captured & self.pieces[them as usize],
+                captured,
+                "captures a square without an enemy piece"
+            );
             for sq in Bits(captured) {
                 p.hash ^= piece_key(them, self.kings & bit(sq) != 0, sq);
             }

@@ -15,7 +15,9 @@ pub mod index;
 pub mod material;
 pub mod retro;
 
-pub use build::{build, build_materials, BuildOptions, MaterialReport};
+pub use build::{
+    build, build_materials, BuildOptions, BuildProgress, MaterialReport, ProgressSink,
+};
 pub use index::Indexer;
 pub use material::Material;
 

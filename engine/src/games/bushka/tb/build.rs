@@ -18,21 +18,65 @@ use crate::bushka::Position;
 use crate::game::{Color, Game};
 use crate::movelist::MoveList;
 use crate::search::Exact;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::Instant;
 
+/// A step of a table build, reported to [`BuildOptions::progress`] as it
+/// happens (the library draws nothing itself).
+#[derive(Clone, Debug, PartialEq)]
+pub enum BuildProgress {
+    /// A file in the folder was unusable and its material is built again.
+    Unusable(PathBuf),
+    /// Solving a material begins: its positions, both sides to move.
+    Start {
+        /// The material.
+        material: Material,
+        /// Positions, both sides to move.
+        positions: u64,
+    },
+    /// So many more positions of the current material had their moves counted.
+    Counted(u64),
+    /// The backward passes reached this distance from the end, in plies.
+    Level(u32),
+    /// The current material is solved.
+    Solved {
+        /// Its longest distance, in plies.
+        longest: u32,
+    },
+}
+
+/// The receiver of [`BuildProgress`]; called from worker threads.
+pub type ProgressSink = Arc<dyn Fn(&BuildProgress) + Send + Sync>;
+
 /// What to build and where.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct BuildOptions {
     /// Every material with at most this many pieces.
     pub pieces: u8,
     /// The folder of the table files.
     pub dir: PathBuf,
-    /// Show progress bars on standard error.
-    pub progress: bool,
+    /// Where the build reports its progress (`None`: nowhere).
+    pub progress: Option<ProgressSink>,
+}
+
+impl BuildOptions {
+    /// Every material up to `pieces` pieces in `dir`, reporting nothing.
+    pub fn new(pieces: u8, dir: impl Into<PathBuf>) -> BuildOptions {
+        BuildOptions {
+            pieces,
+            dir: dir.into(),
+            progress: None,
+        }
+    }
+
+    fn report(&self, step: BuildProgress) {
+        if let Some(sink) = &self.progress {
+            sink(&step);
+        }
+    }
 }
 
 /// What happened to one material.
@@ -90,15 +134,11 @@ pub fn build_materials(
                     tb.insert(t);
                     continue;
                 }
-                Ok(_) | Err(_) => {
-                    if opts.progress {
-                        eprintln!("{}: unusable, building it again", path.display());
-                    }
-                }
+                Ok(_) | Err(_) => opts.report(BuildProgress::Unusable(path.clone())),
             }
         }
         let start = Instant::now();
-        let (data, longest) = solve(mat, &tb, opts.progress)?;
+        let (data, longest) = solve(mat, &tb, opts)?;
         let ix = Indexer::new(mat);
         file::write(&path, mat, ix.size(), &data)?;
         reports.push(MaterialReport {
@@ -127,11 +167,18 @@ const STEP: usize = 1 << 14;
 const SIDES: [Color; 2] = [Color::White, Color::Black];
 
 /// Solves one material; returns its bytes (White to move, then Black) and
-/// the longest distance.
-pub fn solve(mat: Material, known: &Tablebase, progress: bool) -> Result<(Vec<u8>, u32), TbError> {
+/// the longest distance. Progress goes to `opts.progress`.
+pub fn solve(
+    mat: Material,
+    known: &Tablebase,
+    opts: &BuildOptions,
+) -> Result<(Vec<u8>, u32), TbError> {
     let ix = Indexer::new(mat);
     let n = ix.size() as usize;
-    let bar = progress_bar(mat, 2 * n as u64, progress);
+    opts.report(BuildProgress::Start {
+        material: mat,
+        positions: 2 * n as u64,
+    });
     let val: [Vec<AtomicU8>; 2] = [0, 1].map(|_| (0..n).map(|_| AtomicU8::new(0)).collect());
     let cnt: [Vec<AtomicU8>; 2] = [0, 1].map(|_| (0..n).map(|_| AtomicU8::new(0)).collect());
     let mut ext: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
@@ -141,7 +188,7 @@ pub fn solve(mat: Material, known: &Tablebase, progress: bool) -> Result<(Vec<u8
             .with_min_len(1024)
             .map_init(MoveList::new, |list, i| {
                 if i.is_multiple_of(STEP) {
-                    bar.inc(STEP.min(n - i) as u64);
+                    opts.report(BuildProgress::Counted(STEP.min(n - i) as u64));
                 }
                 let pos = ix
                     .position(i as u64, side)
@@ -155,17 +202,12 @@ pub fn solve(mat: Material, known: &Tablebase, progress: bool) -> Result<(Vec<u8
         .flat_map(|e| e.par_iter().map(|&x| (x & LEVEL) as u32).max())
         .max()
         .unwrap_or(0);
-    bar.set_style(
-        ProgressStyle::with_template("{prefix:>8} {spinner} {msg} [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
     let mut k = 1u32;
     loop {
         if k >= 255 {
             return Err(TbError::TooLong(mat.to_string()));
         }
-        bar.set_message(format!("level {k}"));
-        bar.tick();
+        opts.report(BuildProgress::Level(k));
         let made = AtomicU64::new(0);
         for s in 0..2 {
             let p = 1 - s;
@@ -184,29 +226,8 @@ pub fn solve(mat: Material, known: &Tablebase, progress: bool) -> Result<(Vec<u8
         out.extend(v.iter().map(|b| b.load(Relaxed)));
     }
     let longest = out.iter().copied().max().unwrap_or(0).saturating_sub(1) as u32;
-    bar.finish_with_message(format!("solved, longest {longest} plies"));
+    opts.report(BuildProgress::Solved { longest });
     Ok((out, longest))
-}
-
-/// A progress bar for one material (hidden unless asked for).
-fn progress_bar(mat: Material, len: u64, progress: bool) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(
-        Some(len),
-        if progress {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    let style = ProgressStyle::with_template(
-        "{prefix:>8} [{bar:30}] {human_pos}/{human_len} {msg} [{elapsed}]",
-    )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.set_prefix(mat.to_string());
-    bar.set_message("moves");
-    bar
 }
 
 /// The forward pass of one position: sets its value when it has no move,
