@@ -3,7 +3,9 @@
 //! Every game implements [`Game`]; search, self-play, the protocol and the
 //! tuner are generic over it, so each exists once for both games.
 
+pub mod data;
 pub mod eval;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod hub;

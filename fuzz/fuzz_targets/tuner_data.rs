@@ -1,4 +1,4 @@
-//! Training-data lines as the tuner reads them: `tuner::parse_line` on every
+//! Training-data lines as the tuner reads them: `DataLine::parse` on every
 //! line (what it accepts writes back and reads back the same), then the
 //! streaming loader of both games over the whole input, skipping and
 //! resolving capture-pending positions.
@@ -8,19 +8,16 @@ use engine::eval::Material;
 use engine::{bashnya, bushka};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
-use tuner::{parse_line, Loader};
+use engine::data::DataLine;
+use tuner::Loader;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         for line in text.lines().take(256) {
-            let Ok(d) = parse_line(line) else { continue };
+            let Ok(d) = DataLine::parse(line) else { continue };
             assert!(d.result == 0.0 || d.result == 0.5 || d.result == 1.0);
-            let score = d.score.map_or("-".to_string(), |s| s.to_string());
-            let again = format!(
-                "{}\t{}\t{}\t{score}\t{}",
-                d.game, d.position, d.ply, d.result
-            );
-            let back = parse_line(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));
+            let again = d.to_string();
+            let back = DataLine::parse(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));
             assert_eq!(back, d, "data line round trip");
         }
     }

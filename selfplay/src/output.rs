@@ -1,9 +1,10 @@
 //! Result files written as games finish, and their recovery on `--resume`.
 
 use crate::pdn::{GameRecord, PdnReader};
+use engine::data::DataLine;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// A file that every finished game is appended to and flushed.
@@ -111,25 +112,23 @@ pub fn recover_data(
     if !path.exists() {
         return Ok(0);
     }
-    let tmp = path.with_extension("recover.tmp");
+    let input = BufReader::new(
+        File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+    );
     let mut kept = 0;
-    {
-        let input = BufReader::new(
-            File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-        );
-        let mut out = BufWriter::new(
-            File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?,
-        );
+    engine::files::write_atomic_with(path, |out| {
         let mut blocks: HashSet<u64> = HashSet::new();
-        let mut plies: HashSet<String> = HashSet::new();
+        let mut plies: HashSet<u32> = HashSet::new();
         let (mut block, mut keep) = (None, false);
         for line in input.lines() {
-            let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let mut f = line.split('\t');
-            let (Some(id), Some(position), Some(ply)) = (f.next(), f.next(), f.next()) else {
+            let line = line?;
+            // A line that does not parse (the torn end of a killed run) is dropped.
+            let Ok(data) = DataLine::parse(&line) else {
                 continue;
             };
-            let Ok(id) = id.parse::<u64>() else { continue };
+            let Ok(id) = data.game.parse::<u64>() else {
+                continue;
+            };
             if block != Some(id) {
                 block = Some(id);
                 plies.clear();
@@ -137,27 +136,22 @@ pub fn recover_data(
                 // the PDN are whole.
                 keep = finished.contains(&id) && blocks.insert(id);
             }
-            if keep && plies.insert(ply.to_string()) {
-                writeln!(out, "{line}").map_err(|e| e.to_string())?;
-                on_kept(position);
+            if keep && plies.insert(data.ply) {
+                writeln!(out, "{line}")?;
+                on_kept(data.position);
                 kept += 1;
             }
         }
-        out.flush().map_err(|e| e.to_string())?;
-        out.get_mut().sync_all().map_err(|e| e.to_string())?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
+        Ok(())
+    })
+    .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
     Ok(kept)
 }
 
-/// Writes a whole file atomically: a temporary file renamed over the target.
+/// Writes a whole file atomically ([`engine::files`]).
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    let mut f = File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    f.write_all(text.as_bytes())
-        .and_then(|_| f.sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+    engine::files::write_atomic(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
 use crate::spec::EngineSpec;
 use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
-use dashmap::DashSet;
+use engine::data::{result_for_white, DataLine};
 use engine::eval::EvalSource;
 use engine::eval::{Evaluator, Material};
 use engine::search::Score;
@@ -403,36 +403,41 @@ fn pdn_record<G: Game>(cfg: &Config, slot: &Slot, f: &Finished<G>) -> PdnRecord 
     r
 }
 
-/// Training data lines: game id, position, ply, mover's score, result for White.
-fn data_lines<G: Game>(slot: &Slot, f: &Finished<G>, dedup: Option<&DashSet<u64>>) -> String {
-    let result = match f.outcome {
-        Outcome::Win(Color::White) => "1",
-        Outcome::Win(Color::Black) => "0",
-        Outcome::Draw => "0.5",
-    };
+/// Training data lines ([`DataLine`]) of a finished game; with `dedup`,
+/// only positions not written before in the run.
+fn data_lines<G: Game>(
+    slot: &Slot,
+    f: &Finished<G>,
+    mut dedup: Option<&mut HashSet<u64>>,
+) -> String {
+    let game = slot.id.to_string();
+    let result = result_for_white(f.outcome);
     let mut out = String::new();
     for (ply, pos) in f.record.positions().iter().enumerate() {
-        if let Some(seen) = dedup {
+        if let Some(seen) = dedup.as_deref_mut() {
             if !seen.insert(<G as Game>::hash(pos)) {
                 continue;
             }
         }
-        let score = match f.scores.get(ply).copied().flatten() {
-            Some(Score::Cp(c)) => c.to_string(),
-            Some(s) => s.internal().to_string(),
-            None => "-".to_string(),
-        };
-        out.push_str(&format!(
-            "{}\t{}\t{}\t{}\t{}\n",
-            slot.id,
-            pos.to_text(),
-            ply,
+        let score = f.scores.get(ply).copied().flatten().map(|s| match s {
+            Score::Cp(c) => c,
+            s => s.internal(),
+        });
+        let text = pos.to_text();
+        let line = DataLine {
+            game: &game,
+            position: &text,
+            ply: ply as u32,
             score,
-            result
-        ));
+            result,
+        };
+        out.push_str(&format!("{line}\n"));
     }
     out
 }
+
+/// What a decided SPRT said, and after how many games.
+type Decision = (SprtStatus, f64, u64);
 
 /// Runs the tournament; returns its summary.
 pub fn run<G: EvalSource>(cfg: &Config) -> Result<Summary, String>
@@ -443,6 +448,43 @@ where
         return Err("a tournament needs at least two engines".into());
     }
     EngineSpec::check_names(&cfg.engines).map_err(|e| e.to_string())?;
+    let openings = parse_openings::<G>(cfg)?;
+    let oracle: Option<SharedOracle<G>> = match &cfg.tb {
+        Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),
+        None => None,
+    };
+    refuse_to_overwrite(cfg)?;
+    let slots = schedule(cfg);
+    let mut tally = Tally::new(cfg, &slots);
+    let mut outputs = Outputs::open(cfg)?;
+    let finished = if cfg.resume {
+        resume::<G>(cfg, &slots, &mut tally, &mut outputs)?
+    } else {
+        HashSet::new()
+    };
+    outputs.start_appending(cfg)?;
+    let pending: Vec<Slot> = slots
+        .iter()
+        .filter(|s| !finished.contains(&s.id))
+        .copied()
+        .collect();
+    let bar = progress_bar(cfg, slots.len(), &tally);
+    let played = play_all(
+        cfg,
+        &pending,
+        &openings,
+        oracle.as_ref(),
+        &mut tally,
+        &mut outputs,
+        &bar,
+    );
+    bar.finish_and_clear();
+    let decided = played?;
+    finish(cfg, &tally, decided)
+}
+
+/// The opening positions, each checked.
+fn parse_openings<G: Game>(cfg: &Config) -> Result<Vec<G>, String> {
     let openings: Vec<G> = cfg
         .openings
         .iter()
@@ -451,16 +493,11 @@ where
     if openings.is_empty() {
         return Err("no openings".into());
     }
-    let oracle: Option<SharedOracle<G>> = match &cfg.tb {
-        Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),
-        None => None,
-    };
-    let slots = schedule(cfg);
-    let mut tally = Tally::new(cfg, &slots);
+    Ok(openings)
+}
 
-    let seen: Option<DashSet<u64>> = cfg.dedup.then(DashSet::new);
-    // Resume: the finished games are those in the PDN file.
-    let mut finished: HashSet<u64> = HashSet::new();
+/// Refuses to write into files that hold a run, unless resuming it.
+fn refuse_to_overwrite(cfg: &Config) -> Result<(), String> {
     for path in [&cfg.pdn, &cfg.data].into_iter().flatten() {
         if !cfg.resume && has_content(path) {
             return Err(format!(
@@ -469,74 +506,134 @@ where
             ));
         }
     }
-    if cfg.resume {
-        let pdn = cfg
-            .pdn
-            .as_ref()
-            .ok_or("--resume needs the --pdn file of the run")?;
-        let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
-        recover_pdn(pdn, |rec| {
-            let id = rec.round.parse::<u64>().ok().and_then(|r| r.checked_sub(1));
-            let slot = id.and_then(|id| by_id.get(&id)).ok_or_else(|| {
-                format!(
-                    "{}: game round '{}' is not part of this run",
-                    pdn.display(),
-                    rec.round
-                )
-            })?;
-            if rec.white != cfg.engines[slot.white].name
-                || rec.black != cfg.engines[slot.black].name
-            {
-                return Err(format!(
-                    "{}: game {} was played by other engines: resume with the same options",
-                    pdn.display(),
-                    rec.round
-                ));
-            }
-            let outcome = rec
-                .result
-                .outcome()
-                .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
-            if finished.insert(slot.id) {
-                tally.add(slot, outcome);
-                tally.resumed += 1;
-            }
-            Ok(())
-        })?;
-        if let Some(data) = &cfg.data {
-            // The positions already written count as seen for `--dedup`.
-            recover_data(data, &finished, |text| {
-                if let (Some(seen), Ok(pos)) = (&seen, G::parse_position(text)) {
-                    seen.insert(<G as Game>::hash(&pos));
-                }
-            })?;
-        }
-    }
-    let pending: Vec<Slot> = slots
-        .iter()
-        .filter(|s| !finished.contains(&s.id))
-        .copied()
-        .collect();
-    let mut pdn_out = cfg.pdn.as_deref().map(AppendFile::open).transpose()?;
-    let mut data_out = cfg.data.as_deref().map(AppendFile::open).transpose()?;
+    Ok(())
+}
 
-    let bar = if cfg.progress {
-        let b = ProgressBar::new(slots.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
+/// The files written as games end, and the positions already in the data
+/// file (for `--dedup`).
+struct Outputs {
+    pdn: Option<AppendFile>,
+    data: Option<AppendFile>,
+    seen: Option<HashSet<u64>>,
+}
+
+impl Outputs {
+    fn open(cfg: &Config) -> Result<Outputs, String> {
+        Ok(Outputs {
+            pdn: None,
+            data: None,
+            seen: cfg.dedup.then(HashSet::new),
+        })
+    }
+
+    /// Opens the record and data files for appending (after any recovery).
+    fn start_appending(&mut self, cfg: &Config) -> Result<(), String> {
+        self.pdn = cfg.pdn.as_deref().map(AppendFile::open).transpose()?;
+        self.data = cfg.data.as_deref().map(AppendFile::open).transpose()?;
+        Ok(())
+    }
+
+    /// Writes a finished game: data first, then the record, since a game is
+    /// finished once its record is written.
+    fn write<G: Game>(&mut self, cfg: &Config, slot: &Slot, f: &Finished<G>) -> Result<(), String> {
+        if let Some(d) = self.data.as_mut() {
+            d.append(&data_lines(slot, f, self.seen.as_mut()))?;
+        }
+        if let Some(p) = self.pdn.as_mut() {
+            p.append(&pdn_record(cfg, slot, f).to_pdn())?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads back the finished games of an interrupted run (those in its PDN
+/// file) into the tally, and keeps the data lines of exactly those games;
+/// returns their ids.
+fn resume<G: Game>(
+    cfg: &Config,
+    slots: &[Slot],
+    tally: &mut Tally,
+    outputs: &mut Outputs,
+) -> Result<HashSet<u64>, String> {
+    let pdn = cfg
+        .pdn
+        .as_ref()
+        .ok_or("--resume needs the --pdn file of the run")?;
+    let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
+    let mut finished: HashSet<u64> = HashSet::new();
+    recover_pdn(pdn, |rec| {
+        let id = rec.round.parse::<u64>().ok().and_then(|r| r.checked_sub(1));
+        let slot = id.and_then(|id| by_id.get(&id)).ok_or_else(|| {
+            format!(
+                "{}: game round '{}' is not part of this run",
+                pdn.display(),
+                rec.round
             )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b.set_position(tally.done);
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+        })?;
+        if rec.white != cfg.engines[slot.white].name || rec.black != cfg.engines[slot.black].name {
+            return Err(format!(
+                "{}: game {} was played by other engines: resume with the same options",
+                pdn.display(),
+                rec.round
+            ));
+        }
+        let outcome = rec
+            .result
+            .outcome()
+            .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
+        if finished.insert(slot.id) {
+            tally.add(slot, outcome);
+            tally.resumed += 1;
+        }
+        Ok(())
+    })?;
+    if let Some(data) = &cfg.data {
+        // The positions already written count as seen for `--dedup`.
+        let seen = &mut outputs.seen;
+        recover_data(data, &finished, |text| {
+            if let (Some(seen), Ok(pos)) = (seen.as_mut(), G::parse_position(text)) {
+                seen.insert(<G as Game>::hash(&pos));
+            }
+        })?;
+    }
+    Ok(finished)
+}
+
+/// The live progress bar (hidden unless asked for), starting at the games
+/// already finished.
+fn progress_bar(cfg: &Config, games: usize, tally: &Tally) -> ProgressBar {
+    if !cfg.progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(tally.done);
     if tally.done > 0 {
         bar.set_message(tally.progress_message());
     }
+    bar
+}
 
+/// Plays the pending games on `cfg.concurrency` worker threads, writing and
+/// counting each as it ends; stops early when the SPRT decides (returned)
+/// or on the first error.
+fn play_all<G: EvalSource>(
+    cfg: &Config,
+    pending: &[Slot],
+    openings: &[G],
+    oracle: Option<&SharedOracle<G>>,
+    tally: &mut Tally,
+    outputs: &mut Outputs,
+    bar: &ProgressBar,
+) -> Result<Option<Decision>, String>
+where
+    Material: Evaluator<G>,
+{
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<(Slot, Result<Finished<G>, String>)>();
@@ -544,8 +641,7 @@ where
     let decided = std::thread::scope(|scope| {
         for w in 0..cfg.concurrency.max(1).min(pending.len().max(1)) {
             let tx = tx.clone();
-            let (next, stop, pending, openings, oracle) =
-                (&next, &stop, &pending, &openings, &oracle);
+            let (next, stop) = (&next, &stop);
             let _ = std::thread::Builder::new()
                 .name(format!("game-{w}"))
                 .stack_size(64 << 20)
@@ -554,7 +650,7 @@ where
                     while !stop.load(Relaxed) {
                         let i = next.fetch_add(1, Relaxed);
                         let Some(slot) = pending.get(i) else { break };
-                        let result = play_slot(cfg, slot, openings, oracle.as_ref(), &mut players);
+                        let result = play_slot(cfg, slot, openings, oracle, &mut players);
                         if tx.send((*slot, result)).is_err() {
                             break;
                         }
@@ -564,29 +660,19 @@ where
         drop(tx);
         let mut decided = None;
         for (slot, result) in rx {
-            let f = match result {
-                Ok(f) => f,
+            let written = result.and_then(|f| {
+                outputs.write(cfg, &slot, &f)?;
+                Ok(f.outcome)
+            });
+            let outcome = match written {
+                Ok(outcome) => outcome,
                 Err(e) => {
                     error.get_or_insert(e);
                     stop.store(true, Relaxed);
                     continue;
                 }
             };
-            // Data first, then the record: a game is finished once its record is written.
-            let written = data_out
-                .as_mut()
-                .map_or(Ok(()), |d| d.append(&data_lines(&slot, &f, seen.as_ref())))
-                .and_then(|_| {
-                    pdn_out
-                        .as_mut()
-                        .map_or(Ok(()), |p| p.append(&pdn_record(cfg, &slot, &f).to_pdn()))
-                });
-            if let Err(e) = written {
-                error.get_or_insert(e);
-                stop.store(true, Relaxed);
-                continue;
-            }
-            tally.add(&slot, f.outcome);
+            tally.add(&slot, outcome);
             bar.set_position(tally.done);
             bar.set_message(tally.progress_message());
             if let Some((llr, s)) = tally.sprt() {
@@ -599,10 +685,14 @@ where
         }
         decided
     });
-    bar.finish_and_clear();
-    if let Some(e) = error {
-        return Err(e);
+    match error {
+        Some(e) => Err(e),
+        None => Ok(decided),
     }
+}
+
+/// The summary, with the SPRT's decision as taken, written to `--json`.
+fn finish(cfg: &Config, tally: &Tally, decided: Option<Decision>) -> Result<Summary, String> {
     let mut summary = tally.summary();
     // Games under way when the test decided are kept and counted, which can
     // move the final LLR; the decision stands as taken.

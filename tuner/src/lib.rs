@@ -20,5 +20,5 @@ pub mod train;
 pub use dataset::{Dataset, Sample};
 pub use error::TuneError;
 pub use kfit::fit_k;
-pub use load::{load_files, parse_line, BadLine, DataLine, LoadReport, Loaded, Loader};
+pub use load::{load_files, BadLine, LoadReport, Loaded, Loader};
 pub use train::{tune, EpochLoss, Trainer, TuneConfig, TuneOutcome};

@@ -35,58 +35,7 @@ const CHUNK: usize = 1 << 15;
 /// Bad lines kept word for word in the report (the rest are only counted).
 pub const BAD_EXAMPLES: usize = 20;
 
-/// The fields of one training-data line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DataLine<'a> {
-    /// The game number within its tournament.
-    pub game: &'a str,
-    /// The position text.
-    pub position: &'a str,
-    /// The ply of the position in its game.
-    pub ply: u32,
-    /// The mover's search score in centi-men (side to move's view), if known.
-    pub score: Option<i32>,
-    /// The game result from White's view: 1, 0.5 or 0.
-    pub result: f32,
-}
-
-/// Splits a line into its fields; the error says which field is wrong.
-pub fn parse_line(line: &str) -> Result<DataLine<'_>, String> {
-    let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
-    let [game, position, ply, score, result] = fields[..] else {
-        return Err(format!(
-            "expected 5 tab-separated fields (game, position, ply, score, result), found {}",
-            fields.len()
-        ));
-    };
-    if game.trim().is_empty() {
-        return Err("empty game id".into());
-    }
-    let ply = ply
-        .trim()
-        .parse::<u32>()
-        .map_err(|_| format!("ply '{ply}' is not a whole number"))?;
-    let score = match score.trim() {
-        "-" => None,
-        s => Some(
-            s.parse::<i32>()
-                .map_err(|_| format!("score '{score}' is not an integer or '-'"))?,
-        ),
-    };
-    let result = match result.trim() {
-        "1" | "1.0" => 1.0,
-        "0.5" | "1/2" => 0.5,
-        "0" | "0.0" => 0.0,
-        r => return Err(format!("result '{r}' is not 1, 0.5 or 0")),
-    };
-    Ok(DataLine {
-        game,
-        position,
-        ply,
-        score,
-        result,
-    })
-}
+use engine::data::DataLine;
 
 /// A line the loader skipped as malformed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -388,7 +337,7 @@ fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Parsed::Ignored;
     }
-    let line = match parse_line(text) {
+    let line = match DataLine::parse(text) {
         Ok(l) => l,
         Err(e) => return Parsed::Bad(e),
     };

@@ -21,21 +21,12 @@ pub fn curve_csv(curve: &[EpochLoss]) -> String {
     out
 }
 
-/// Writes a text file atomically (a temporary beside it, then a rename).
+/// Writes a text file atomically ([`engine::files`]).
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), TuneError> {
-    let io = |error| TuneError::Io {
+    engine::files::write_atomic(path, text.as_bytes()).map_err(|error| TuneError::Io {
         path: path.display().to_string(),
         error,
-    };
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(name);
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })
+    })
 }
 
 /// Draws training and validation loss against the epoch into a PNG file.
@@ -44,11 +35,18 @@ pub fn draw_png(curve: &[EpochLoss], path: &Path) -> Result<(), TuneError> {
         path: path.display().to_string(),
         message: e,
     };
-    draw(curve, path).map_err(err)
+    let png = draw(curve).map_err(err)?;
+    engine::files::write_atomic(path, &png).map_err(|error| TuneError::Io {
+        path: path.display().to_string(),
+        error,
+    })
 }
 
-/// The drawing itself; every failure becomes a message.
-fn draw(curve: &[EpochLoss], path: &Path) -> Result<(), String> {
+/// The plot's size in pixels.
+const SIZE: (u32, u32) = (900, 560);
+
+/// The drawing itself, as PNG bytes; every failure becomes a message.
+fn draw(curve: &[EpochLoss]) -> Result<Vec<u8>, String> {
     register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
         .map_err(|_| "the embedded font could not be read".to_string())?;
     let finite = |x: f64| x.is_finite().then_some(x);
@@ -64,15 +62,33 @@ fn draw(curve: &[EpochLoss], path: &Path) -> Result<(), String> {
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
     let last = curve.last().map_or(1, |e| e.epoch.max(1));
+    let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+    draw_into(curve, &mut pixels, (lo - pad)..(hi + pad), last)?;
+    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels)
+        .ok_or("the plot's pixel buffer has the wrong size")?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut png, image::ImageOutputFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(png.into_inner())
+}
+
+/// Draws the curves into an RGB buffer of [`SIZE`].
+fn draw_into(
+    curve: &[EpochLoss],
+    pixels: &mut [u8],
+    range: std::ops::Range<f64>,
+    last: usize,
+) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<_>| x.to_string();
-    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    let root = BitMapBackend::with_buffer(pixels, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(e)?;
     let mut chart = ChartBuilder::on(&root)
         .caption("Tuning loss (mean squared error)", ("sans-serif", 24))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(80)
-        .build_cartesian_2d(0f64..last as f64, (lo - pad)..(hi + pad))
+        .build_cartesian_2d(0f64..last as f64, range)
         .map_err(e)?;
     chart
         .configure_mesh()

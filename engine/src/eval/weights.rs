@@ -357,29 +357,13 @@ impl Weights {
         out
     }
 
-    /// Writes the weights file atomically: a temporary file beside it, then a rename.
+    /// Writes the weights file atomically ([`crate::files`]).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        let io = |source| WeightsError::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
-        // Unique per process and per call, so concurrent saves never share a temporary.
-        static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        tmp_name.push(format!(".tmp{}-{n}", std::process::id()));
-        let tmp = path.with_file_name(tmp_name);
-        let write = || -> std::io::Result<()> {
-            use std::io::Write;
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(self.to_json().as_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        };
-        write().map_err(|e| {
-            // A failed write must not leave a stray temporary behind.
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
+        crate::files::write_atomic(path, self.to_json().as_bytes()).map_err(|source| {
+            WeightsError::Io {
+                path: path.display().to_string(),
+                source,
+            }
         })
     }
 }

@@ -27,27 +27,17 @@ pub fn checksum(data: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// Writes a table atomically: a temporary file in the same folder, then a rename.
+/// Writes a table atomically ([`crate::files`]).
 pub fn write(path: &Path, mat: Material, per_side: u64, data: &[u8]) -> Result<(), TbError> {
-    let io = |e: std::io::Error| TbError::Io(path.display().to_string(), e.to_string());
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+    crate::files::write_atomic_with(path, |f| {
         f.write_all(MAGIC)?;
         f.write_all(&VERSION.to_le_bytes())?;
         f.write_all(&[mat.kings[0], mat.men[0], mat.kings[1], mat.men[1]])?;
         f.write_all(&per_side.to_le_bytes())?;
         f.write_all(data)?;
-        f.write_all(&checksum(data).to_le_bytes())?;
-        let f = f.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+        f.write_all(&checksum(data).to_le_bytes())
+    })
+    .map_err(|e| TbError::Io(path.display().to_string(), e.to_string()))
 }
 
 /// Reads and checks a table file; returns its material, positions per side

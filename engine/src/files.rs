@@ -1,0 +1,104 @@
+//! The one way this program replaces a file: atomically and durably.
+//!
+//! Weights, endgame tables, summaries, plots and rewritten data files are all
+//! written through [`write_atomic_with`]: the content goes to a fresh
+//! temporary file in the target's folder, which is flushed to the disk and
+//! renamed over the target, and then the folder itself is flushed so that the
+//! rename survives a power cut. A crash at any moment leaves either the old
+//! file or the new one, never a part of either, and no temporary behind.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+/// Replaces `path` with what `write` puts into the writer it is given.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&mut File>) -> io::Result<()>,
+) -> io::Result<()> {
+    write_atomic_path(path, |tmp| {
+        let mut out = BufWriter::new(tmp);
+        write(&mut out)?;
+        out.flush()
+    })
+}
+
+/// Replaces `path` with `bytes`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Replaces `path` with the file `write` fills through the open temporary
+/// (for writers that want a `File`, such as an image encoder given a handle).
+pub fn write_atomic_path(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(
+            ".{}.",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        ))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    write(tmp.as_file_mut())?;
+    tmp.as_file().sync_all()?;
+    // On failure the temporary is removed when `persist`'s error is dropped.
+    tmp.persist(path).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
+/// Flushes a folder's entries (a rename) to the disk where the system allows.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.json");
+        write_atomic(&path, b"old").unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.bin");
+        write_atomic(&path, b"old").unwrap();
+        let e = write_atomic_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("no/such/folder/f");
+        assert!(write_atomic(&path, b"x").is_err());
+    }
+}
