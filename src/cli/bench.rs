@@ -7,17 +7,34 @@ use anyhow::{bail, Context, Result};
 use engine::eval::EvalSource;
 use engine::eval::Evaluator;
 use engine::search::{Engine, Limits, SearchInput, SearchResult};
+use engine::tt::HashSize;
 use engine::{with_game, GameKind};
 
 /// What `bushka bench` is asked.
-pub struct BenchArgs<'a> {
-    pub game: GameKind,
-    pub threads: u32,
-    pub depth: Option<u32>,
-    pub hash: engine::tt::HashSize,
-    pub weights: Option<&'a str>,
-    /// Compare `threads` threads with one over this many rounds.
-    pub speedup_rounds: Option<u32>,
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    game: GameKind,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Depth of every search (default: 12 for Bushka, 13 for Bashnya).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Transposition table size in MiB (1 to half of this machine's memory).
+    #[arg(long, default_value = "64")]
+    hash: HashSize,
+    /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
+    #[arg(long)]
+    weights: Option<String>,
+    /// Measure the time-to-depth speed-up of `--threads` threads over one:
+    /// the set is searched alternately by each, and a table of median times printed.
+    #[arg(long)]
+    speedup: bool,
+    /// Rounds of `--speedup` (each searches the set once with each thread count).
+    #[arg(long, requires = "speedup", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    rounds: u32,
 }
 
 /// `bushka bench`.
@@ -32,16 +49,17 @@ fn millis<M>(r: &SearchResult<M>) -> f64 {
 
 fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
     let depth = a.depth.unwrap_or(G::BENCH_DEPTH);
-    let eval = evaluator::<G>(a.weights)?;
+    let eval = evaluator::<G>(a.weights.as_deref())?;
     let set: Vec<G> = G::BENCH_POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .enumerate()
         .map(|(i, l)| G::parse_position(l).with_context(|| format!("bench position {}", i + 1)))
         .collect::<Result<_>>()?;
-    match a.speedup_rounds {
-        Some(rounds) => speedup(&set, &*eval, depth, a, rounds),
-        None => signature(&set, &*eval, depth, a),
+    if a.speedup {
+        speedup(&set, &*eval, depth, a, a.rounds)
+    } else {
+        signature(&set, &*eval, depth, a)
     }
 }
 
@@ -106,6 +124,16 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// Search times of the bench set, per thread count (one thread first).
+struct Timings {
+    /// `ms[config][position]`: each round's search time of the position.
+    ms: [Vec<Vec<f64>>; 2],
+    /// Each round's total time, per config.
+    totals: [Vec<f64>; 2],
+    /// Each round's total nodes, per config.
+    nodes: [Vec<f64>; 2],
+}
+
 /// Time to depth of `a.threads` threads against one: the bench set searched
 /// `rounds` times by each, alternately (which goes first swaps every round,
 /// so that a machine's drift falls on both alike).
@@ -119,14 +147,27 @@ fn speedup<G: EvalSource>(
     if a.threads < 2 {
         bail!("--speedup compares --threads T (2 or more) with one thread; got --threads 1");
     }
+    let t = time_rounds(set, eval, depth, a, rounds)?;
+    print_speedup(&t, depth, a.threads, rounds)
+}
+
+/// Runs the alternating rounds under a progress bar.
+fn time_rounds<G: EvalSource>(
+    set: &[G],
+    eval: &dyn Evaluator<G>,
+    depth: u32,
+    a: &BenchArgs,
+    rounds: u32,
+) -> Result<Timings> {
     // One engine, so one table: the thread count is set before each run.
     let mut engine = Engine::<G>::new(a.hash, 1);
     let thread_counts = [1, a.threads as usize];
-    // ms[config][position][round] and each round's totals.
-    let mut ms = vec![vec![Vec::new(); set.len()]; 2];
-    let mut totals: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    let mut nodes: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    let bar = indicatif::ProgressBar::new(2 * rounds as u64);
+    let mut t = Timings {
+        ms: [vec![Vec::new(); set.len()], vec![Vec::new(); set.len()]],
+        totals: [Vec::new(), Vec::new()],
+        nodes: [Vec::new(), Vec::new()],
+    };
+    let bar = indicatif::ProgressBar::new(2 * u64::from(rounds));
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} bench runs {elapsed_precise} eta {eta}",
@@ -139,15 +180,20 @@ fn speedup<G: EvalSource>(
             engine.set_threads(thread_counts[c]);
             let done = search_set(&mut engine, eval, set, depth, |_, _| Ok(()))?;
             for (i, r) in done.iter().enumerate() {
-                ms[c][i].push(millis(r));
+                t.ms[c][i].push(millis(r));
             }
-            totals[c].push(done.iter().map(millis).sum());
-            nodes[c].push(done.iter().map(|r| r.nodes as f64).sum());
+            t.totals[c].push(done.iter().map(millis).sum());
+            t.nodes[c].push(done.iter().map(|r| r.nodes as f64).sum());
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
-    let many = format!("{} threads", a.threads);
+    Ok(t)
+}
+
+/// The table of median times per position, the totals, and the last line.
+fn print_speedup(t: &Timings, depth: u32, threads: u32, rounds: u32) -> Result<()> {
+    let many = format!("{threads} threads");
     // A row: one thread's time, the threads' time, and their ratio.
     let row = |label: &str, x: f64, y: f64| -> Result<()> {
         outln!(
@@ -160,24 +206,24 @@ fn speedup<G: EvalSource>(
         Ok(())
     };
     outln!("position  {:>12}  {:>12}  speed-up", "1 thread", many);
-    for (i, (one, several)) in ms[0].iter().zip(&ms[1]).enumerate() {
+    for (i, (one, several)) in t.ms[0].iter().zip(&t.ms[1]).enumerate() {
         row(&(i + 1).to_string(), median(one), median(several))?;
     }
-    let per_round: Vec<f64> = totals[0]
+    let per_round: Vec<f64> = t.totals[0]
         .iter()
-        .zip(&totals[1])
+        .zip(&t.totals[1])
         .map(|(x, y)| x / y.max(1e-6))
         .collect();
     let (lo, hi) = per_round
         .iter()
         .fold((f64::MAX, f64::MIN), |(l, h), &r| (l.min(r), h.max(r)));
-    let (t1, tn) = (median(&totals[0]), median(&totals[1]));
+    let (t1, tn) = (median(&t.totals[0]), median(&t.totals[1]));
     row("total", t1, tn)?;
     outln!(
         "{:>8}  {:>12.0}  {:>12.0}  (medians of {} rounds)",
         "nodes",
-        median(&nodes[0]),
-        median(&nodes[1]),
+        median(&t.nodes[0]),
+        median(&t.nodes[1]),
         rounds
     );
     outln!(

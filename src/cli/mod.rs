@@ -69,31 +69,7 @@ enum Command {
         search: analyze::SearchArgs,
     },
     /// Play a game in the terminal against the engine.
-    Play {
-        #[command(flatten)]
-        pos: PositionArgs,
-        /// Which side the human plays.
-        #[arg(long, value_enum, default_value = "white")]
-        human: play::Human,
-        /// Engine thinking time per move in milliseconds.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-        movetime: u64,
-        /// Declare a draw after this many plies.
-        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-        max_plies: u64,
-        /// Engine search threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-        threads: u32,
-        /// Transposition table size in MiB (1 to half of this machine\'s memory).
-        #[arg(long, default_value = "64")]
-        hash: engine::tt::HashSize,
-        /// Evaluation weights file (`material` for material only).
-        #[arg(long)]
-        weights: Option<String>,
-        /// Folder of Bushka endgame tables for the engine.
-        #[arg(long)]
-        tb: Option<std::path::PathBuf>,
-    },
+    Play(play::PlayArgs),
     /// Run a tournament between engines; with no --engine, a short built-in match.
     Selfplay(Box<selfplay::SelfplayArgs>),
     /// Make an opening book: random plies kept when a short search finds them balanced.
@@ -113,30 +89,7 @@ enum Command {
     /// Speak the engine protocol (Hub-style) on standard input and output; see docs/hub.md.
     Hub,
     /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
-    Bench {
-        /// The game: bushka or bashnya.
-        #[arg(long, default_value = "bushka")]
-        game: GameKind,
-        /// Search threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-        threads: u32,
-        /// Depth of every search (default: 12 for Bushka, 13 for Bashnya).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
-        depth: Option<u32>,
-        /// Transposition table size in MiB (1 to half of this machine\'s memory).
-        #[arg(long, default_value = "64")]
-        hash: engine::tt::HashSize,
-        /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
-        #[arg(long)]
-        weights: Option<String>,
-        /// Measure the time-to-depth speed-up of `--threads` threads over one:
-        /// the set is searched alternately by each, and a table of median times printed.
-        #[arg(long)]
-        speedup: bool,
-        /// Rounds of `--speedup` (each searches the set once with each thread count).
-        #[arg(long, requires = "speedup", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-        rounds: u32,
-    },
+    Bench(bench::BenchArgs),
 }
 
 /// A clap error in one line: its message without the usage and help hints.
@@ -165,30 +118,38 @@ enum PdnCommand {
     },
 }
 
-/// Runs the program and returns its exit status.
+/// Runs the program and returns its exit status: 0, or 2 after a one-line
+/// error on standard error.
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    2
-                } else {
-                    0
-                };
-            }
-            eprintln!("{}", one_line(&e.to_string()));
-            return 2;
+    match parse() {
+        Ok(cli) => exit_status(dispatch(cli.command)),
+        Err(status) => status,
+    }
+}
+
+/// The parsed command line, or the exit status when there is nothing to
+/// run: 0 after `--help` or `--version`, 2 after a usage error (one line).
+fn parse() -> Result<Cli, i32> {
+    use clap::error::ErrorKind;
+    Cli::try_parse().map_err(|e| match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            0
         }
-    };
-    let result = match cli.command {
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            2
+        }
+        _ => {
+            eprintln!("{}", one_line(&e.to_string()));
+            2
+        }
+    })
+}
+
+/// Runs one command.
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Moves { pos } => rules::moves(&pos),
         Command::Perft {
             pos,
@@ -197,26 +158,7 @@ pub fn run() -> i32 {
             divide,
         } => rules::perft(&pos, depth, threads, divide),
         Command::Analyze { pos, search } => analyze::analyze(&pos, &search),
-        Command::Play {
-            pos,
-            human,
-            movetime,
-            max_plies,
-            threads,
-            hash,
-            weights,
-            tb,
-        } => play::play(&play::PlayArgs {
-            game: pos.game,
-            position: pos.position,
-            human,
-            movetime,
-            max_plies: max_plies as usize,
-            threads,
-            hash,
-            weights,
-            tb,
-        }),
+        Command::Play(args) => play::play(&args),
         Command::Selfplay(args) => selfplay::selfplay(&args),
         Command::Openings(args) => selfplay::openings(&args),
         Command::Pdn {
@@ -230,35 +172,20 @@ pub fn run() -> i32 {
             engine::hub::run(std::io::stdin().lock(), out);
             Ok(())
         }
-        Command::Bench {
-            game,
-            threads,
-            depth,
-            hash,
-            weights,
-            speedup,
-            rounds,
-        } => bench::bench(&bench::BenchArgs {
-            game,
-            threads,
-            depth,
-            hash,
-            weights: weights.as_deref(),
-            speedup_rounds: speedup.then_some(rounds),
-        }),
-    };
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            // A closed pipe (`bushka moves | head`) is the reader's choice, not an error.
-            let broken_pipe = e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
-            if broken_pipe {
-                return 0;
-            }
-            eprintln!("error: {e:#}");
-            2
-        }
+        Command::Bench(args) => bench::bench(&args),
     }
+}
+
+/// The exit status of a command's result, its error printed in one line.
+fn exit_status(result: anyhow::Result<()>) -> i32 {
+    let Err(e) = result else { return 0 };
+    // A closed pipe (`bushka moves | head`) is the reader's choice, not an error.
+    let broken_pipe = e
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+    if broken_pipe {
+        return 0;
+    }
+    eprintln!("error: {e:#}");
+    2
 }

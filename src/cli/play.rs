@@ -1,11 +1,13 @@
 //! `play`: a game in the terminal against the engine.
 
 use super::rules::read_position;
+use super::PositionArgs;
 use anyhow::Result;
 use engine::eval::{EvalSource, SharedEval};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, SearchInput};
-use engine::{with_game, Color, GameKind, MoveList, Outcome};
+use engine::tt::HashSize;
+use engine::{with_game, Color, MoveList, Outcome};
 
 use std::io::{BufRead, Write};
 
@@ -34,41 +36,46 @@ impl Human {
 }
 
 /// Settings of `bushka play`.
+#[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    pub game: GameKind,
-    pub position: String,
-    pub human: Human,
-    pub movetime: u64,
-    pub max_plies: usize,
-    pub threads: u32,
-    pub hash: engine::tt::HashSize,
-    pub weights: Option<String>,
-    pub tb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Which side the human plays.
+    #[arg(long, value_enum, default_value = "white")]
+    human: Human,
+    /// Engine thinking time per move in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: u64,
+    /// Declare a draw after this many plies.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    max_plies: u64,
+    /// Engine search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Transposition table size in MiB (1 to half of this machine's memory).
+    #[arg(long, default_value = "64")]
+    hash: HashSize,
+    /// Evaluation weights file (`material` for material only).
+    #[arg(long)]
+    weights: Option<String>,
+    /// Folder of Bushka endgame tables for the engine.
+    #[arg(long)]
+    tb: Option<std::path::PathBuf>,
 }
 
 /// `bushka play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
-    with_game!(args.game, G => play_of::<G>(args))
+    with_game!(args.pos.game, G => play_of::<G>(args))
 }
 
 const HELP: &str =
     "Type a move in the game's notation, or: moves (list legal moves), undo, resign, help, quit.";
 
 fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
-    let start: G = read_position(&args.position)?;
-    let eval: SharedEval<G> = match &args.weights {
-        Some(w) => G::load_eval(w).map_err(anyhow::Error::msg)?,
-        None => G::default_eval(),
-    };
-    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
-    if let Some(dir) = &args.tb {
-        let oracle =
-            G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;
-        engine.set_oracle(Some(oracle));
-    }
+    let start: G = read_position(&args.pos.position)?;
+    let mut engine = engine_for::<G>(args)?;
     let mut game = GameRecord::new(start);
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = std::io::stdin().lock().lines();
     let mut out = std::io::stdout();
     writeln!(out, "{HELP}")?;
     let mut shown = usize::MAX;
@@ -79,84 +86,136 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
             shown = game.len();
         }
         if let Some((outcome, reason)) = game.outcome() {
-            announce(&mut out, outcome, reason.describe())?;
-            return Ok(());
+            return announce(&mut out, outcome, reason.describe());
         }
-        if game.len() >= args.max_plies {
-            announce(&mut out, Outcome::Draw, "adjudicated: maximum game length")?;
-            return Ok(());
+        if game.len() as u64 >= args.max_plies {
+            return announce(&mut out, Outcome::Draw, "adjudicated: maximum game length");
         }
         let side = pos.side_to_move();
-        if !args.human.plays(side) {
-            let input = SearchInput {
-                position: pos,
-                history: game.search_history(),
-                limits: Limits::movetime(args.movetime),
-            };
-            let r = engine.search(&*eval, &input, |_| {});
-            let Some(mv) = r.best else {
-                break;
-            };
-            writeln!(
-                out,
-                "engine ({}) plays {}   score {} depth {} nodes {}",
-                side.name(),
-                pos.move_text(&mv),
-                r.score,
-                r.depth,
-                r.nodes
-            )?;
-            game.push(mv);
-            continue;
-        }
-        write!(out, "{} to move> ", side.name())?;
-        out.flush()?;
-        let Some(line) = lines.next() else {
-            writeln!(out, "\nend of input: game abandoned")?;
-            return Ok(());
+        let turn = if args.human.plays(side) {
+            write!(out, "{} to move> ", side.name())?;
+            out.flush()?;
+            match lines.next() {
+                Some(line) => human_turn(&mut game, args.human, line?.trim(), &mut out)?,
+                None => {
+                    writeln!(out, "\nend of input: game abandoned")?;
+                    Turn::Quit
+                }
+            }
+        } else {
+            engine_turn(&mut engine, &mut game, args.movetime, &mut out)?
         };
-        let line = line?;
-        match line.trim() {
-            "" => {}
-            "quit" | "exit" => return Ok(()),
-            "help" => writeln!(out, "{HELP}")?,
-            "resign" => {
-                announce(
-                    &mut out,
-                    Outcome::Win(side.opponent()),
-                    &format!("{} resigns", side.name()),
-                )?;
-                return Ok(());
-            }
-            "moves" => {
-                let mut list = MoveList::new();
-                pos.generate(&mut list);
-                let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
-                writeln!(out, "legal moves: {}", texts.join(" "))?;
-            }
-            "undo" => {
-                // Take back to the human's previous turn.
-                let mut undone = game.pop();
-                while undone && !args.human.plays(game.current().side_to_move()) {
-                    undone = game.pop();
-                }
-                if !undone {
-                    writeln!(out, "nothing to undo")?;
-                }
-            }
-            text => {
-                if let Err(e) = game.push_text(text) {
-                    writeln!(out, "{e}")?;
-                }
-            }
+        if turn == Turn::Quit {
+            return Ok(());
         }
     }
-    Ok(())
 }
 
-fn announce(out: &mut impl Write, outcome: Outcome, reason: &str) -> std::io::Result<()> {
-    match outcome {
-        Outcome::Win(c) => writeln!(out, "{} wins ({reason})", c.name()),
-        Outcome::Draw => writeln!(out, "draw ({reason})"),
+/// Whether the game goes on after a turn.
+#[derive(PartialEq, Eq)]
+enum Turn {
+    Continue,
+    Quit,
+}
+
+/// The engine of `bushka play`, with its evaluation and tables.
+struct Player<G: EvalSource> {
+    engine: Engine<G>,
+    eval: SharedEval<G>,
+}
+
+fn engine_for<G: EvalSource>(args: &PlayArgs) -> Result<Player<G>> {
+    let eval: SharedEval<G> = match &args.weights {
+        Some(w) => G::load_eval(w).map_err(anyhow::Error::msg)?,
+        None => G::default_eval(),
+    };
+    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
+    if let Some(dir) = &args.tb {
+        let oracle =
+            G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;
+        engine.set_oracle(Some(oracle));
     }
+    Ok(Player { engine, eval })
+}
+
+/// The engine searches and plays its move.
+fn engine_turn<G: EvalSource>(
+    player: &mut Player<G>,
+    game: &mut GameRecord<G>,
+    movetime: u64,
+    out: &mut impl Write,
+) -> Result<Turn> {
+    let pos = *game.current();
+    let input = SearchInput {
+        position: pos,
+        history: game.search_history(),
+        limits: Limits::movetime(movetime),
+    };
+    let r = player.engine.search(&*player.eval, &input, |_| {});
+    let Some(mv) = r.best else {
+        return Ok(Turn::Quit);
+    };
+    writeln!(
+        out,
+        "engine ({}) plays {}   score {} depth {} nodes {}",
+        pos.side_to_move().name(),
+        pos.move_text(&mv),
+        r.score,
+        r.depth,
+        r.nodes
+    )?;
+    game.push(mv);
+    Ok(Turn::Continue)
+}
+
+/// One line typed by the person to move: a command or a move.
+fn human_turn<G: EvalSource>(
+    game: &mut GameRecord<G>,
+    human: Human,
+    line: &str,
+    out: &mut impl Write,
+) -> Result<Turn> {
+    let pos = *game.current();
+    let side = pos.side_to_move();
+    match line {
+        "" => {}
+        "quit" | "exit" => return Ok(Turn::Quit),
+        "help" => writeln!(out, "{HELP}")?,
+        "resign" => {
+            let reason = format!("{} resigns", side.name());
+            announce(out, Outcome::Win(side.opponent()), &reason)?;
+            return Ok(Turn::Quit);
+        }
+        "moves" => {
+            let mut list = MoveList::new();
+            pos.generate(&mut list);
+            let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
+            writeln!(out, "legal moves: {}", texts.join(" "))?;
+        }
+        "undo" => {
+            // Take back to the human's previous turn.
+            let mut undone = game.pop();
+            while undone && !human.plays(game.current().side_to_move()) {
+                undone = game.pop();
+            }
+            if !undone {
+                writeln!(out, "nothing to undo")?;
+            }
+        }
+        text => {
+            if let Err(e) = game.push_text(text) {
+                writeln!(out, "{e}")?;
+            }
+        }
+    }
+    Ok(Turn::Continue)
+}
+
+/// Says how the game ended.
+fn announce(out: &mut impl Write, outcome: Outcome, reason: &str) -> Result<()> {
+    match outcome {
+        Outcome::Win(c) => writeln!(out, "{} wins ({reason})", c.name())?,
+        Outcome::Draw => writeln!(out, "draw ({reason})")?,
+    }
+    Ok(())
 }

@@ -123,31 +123,59 @@ fn syntax(text: &str, why: &str) -> MoveError {
 const FORMS: &str =
     "expected a form such as f45, gf5, g3x5, hxe5, e8h6x, ef8x, c54x, f6x or d4e3x(f4,e2)";
 
-/// Reads the text into a pattern, checking square names.
+/// Reads the text into a pattern, checking square names: the optional
+/// captured-square list, then the body's shape (docs/rules.md 1.7).
 fn read_pattern(original: &str, text: &str) -> Result<Pattern, MoveError> {
-    let (body, captured) = match text.find('(') {
-        Some(open) => {
-            let inner = text[open + 1..]
-                .strip_suffix(')')
-                .ok_or_else(|| syntax(original, "the captured-square list must end with ')'"))?;
-            let mut set = 0u64;
-            for item in inner.split(',') {
-                let item = item.trim();
-                let sq = parse_square(item).ok_or_else(|| {
-                    syntax(
-                        original,
-                        &format!("unknown square '{item}' in the captured list"),
-                    )
-                })?;
-                set |= bit(sq);
-            }
-            (&text[..open], Some(set))
-        }
-        None => (text, None),
-    };
+    let (body, captured) = split_captured(original, text)?;
     let c: Vec<char> = body.chars().collect();
+    let (kind, from, to) = read_body(original, &c)?;
+    if c.iter().filter(|&&ch| ch == 'x').count() > 1
+        || (kind == MoveKind::Piece && c.last() != Some(&'x'))
+    {
+        return Err(syntax(original, FORMS));
+    }
+    if captured.is_some() && kind != MoveKind::Piece {
+        return Err(syntax(
+            original,
+            "only a piece capture may list its captured squares",
+        ));
+    }
+    Ok(Pattern {
+        kind,
+        from,
+        to,
+        captured,
+    })
+}
+
+/// Splits `d4e3x(f4,e2)` into its body and the set of listed squares.
+fn split_captured<'a>(original: &str, text: &'a str) -> Result<(&'a str, Option<u64>), MoveError> {
+    let Some(open) = text.find('(') else {
+        return Ok((text, None));
+    };
+    let inner = text[open + 1..]
+        .strip_suffix(')')
+        .ok_or_else(|| syntax(original, "the captured-square list must end with ')'"))?;
+    let mut set = 0u64;
+    for item in inner.split(',') {
+        let item = item.trim();
+        let sq = parse_square(item).ok_or_else(|| {
+            syntax(
+                original,
+                &format!("unknown square '{item}' in the captured list"),
+            )
+        })?;
+        set |= bit(sq);
+    }
+    Ok((&text[..open], Some(set)))
+}
+
+/// The kind and the two squares a move text's body names, by its length and
+/// where its `x` stands.
+fn read_body(original: &str, c: &[char]) -> Result<(MoveKind, Square, Square), MoveError> {
     let letter = |i: usize| c.get(i).copied().and_then(parse_letter);
     let number = |i: usize| c.get(i).copied().and_then(parse_number);
+    // The square on letter line `l` and number line `n`.
     let sq = |l: Option<u8>, n: Option<u8>| -> Result<Square, MoveError> {
         match (l, n) {
             (Some(l), Some(n)) => from_lines(l, n).ok_or_else(|| {
@@ -163,7 +191,8 @@ fn read_pattern(original: &str, text: &str) -> Result<Pattern, MoveError> {
             _ => Err(syntax(original, FORMS)),
         }
     };
-    let (kind, from, to) = match (c.len(), c.iter().position(|&ch| ch == 'x')) {
+    Ok(match (c.len(), c.iter().position(|&ch| ch == 'x')) {
+        // f45: along a letter line; gf5: along a number line.
         (3, None) if number(1).is_some() => (
             MoveKind::Quiet,
             sq(letter(0), number(1))?,
@@ -174,6 +203,7 @@ fn read_pattern(original: &str, text: &str) -> Result<Pattern, MoveError> {
             sq(letter(0), number(2))?,
             sq(letter(1), number(2))?,
         ),
+        // g3x5 and hxe5: linear captures.
         (4, Some(2)) => (
             MoveKind::Linear,
             sq(letter(0), number(1))?,
@@ -184,6 +214,7 @@ fn read_pattern(original: &str, text: &str) -> Result<Pattern, MoveError> {
             sq(letter(0), number(3))?,
             sq(letter(2), number(3))?,
         ),
+        // f6x, c54x, ef8x, e8h6x: piece captures.
         (3, Some(2)) => {
             let s = sq(letter(0), number(1))?;
             (MoveKind::Piece, s, s)
@@ -204,23 +235,6 @@ fn read_pattern(original: &str, text: &str) -> Result<Pattern, MoveError> {
             sq(letter(2), number(3))?,
         ),
         _ => return Err(syntax(original, FORMS)),
-    };
-    if c.iter().filter(|&&ch| ch == 'x').count() > 1
-        || (kind == MoveKind::Piece && c.last() != Some(&'x'))
-    {
-        return Err(syntax(original, FORMS));
-    }
-    if captured.is_some() && kind != MoveKind::Piece {
-        return Err(syntax(
-            original,
-            "only a piece capture may list its captured squares",
-        ));
-    }
-    Ok(Pattern {
-        kind,
-        from,
-        to,
-        captured,
     })
 }
 
