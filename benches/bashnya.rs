@@ -5,6 +5,9 @@
 //! Run with `cargo bench --bench bashnya`; the perft throughput is reported in
 //! leaf nodes per second (criterion's "elem/s").
 
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::bashnya::Position;
 use engine::perft::perft;
@@ -41,7 +44,7 @@ fn bench_perft(c: &mut Criterion) {
         let pos = position(text);
         group.throughput(Throughput::Elements(perft(&pos, depth)));
         group.bench_function(format!("{name}_d{depth}"), |b| {
-            b.iter(|| perft(black_box(&pos), depth))
+            b.iter(|| perft(black_box(&pos), depth));
         });
     }
     group.finish();
@@ -80,7 +83,7 @@ fn bench_movegen(c: &mut Criterion) {
                 n += list.len();
             }
             n
-        })
+        });
     });
     group.bench_function("count_moves", |b| {
         b.iter(|| {
@@ -88,7 +91,7 @@ fn bench_movegen(c: &mut Criterion) {
                 .iter()
                 .map(|p| black_box(p).count_moves())
                 .sum::<u64>()
-        })
+        });
     });
     group.bench_function("generate_and_play", |b| {
         let mut list = MoveList::new();
@@ -101,7 +104,7 @@ fn bench_movegen(c: &mut Criterion) {
                 }
             }
             h
-        })
+        });
     });
     group.finish();
 }

@@ -5,6 +5,9 @@
 //!
 //! `cargo bench --bench eval`; "elements/s" is evaluations per second.
 
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use engine::eval::{Evaluator, Features, Material, Weights};
 use engine::{bashnya, bushka, Game, MoveList};
@@ -53,7 +56,7 @@ where
                 .iter()
                 .map(|p| weights.evaluate(black_box(p)) as i64)
                 .sum::<i64>()
-        })
+        });
     });
     // The search's evaluator: the same weights compiled for speed.
     let compiled = G::compile(&weights);
@@ -63,7 +66,7 @@ where
                 .iter()
                 .map(|p| compiled.evaluate(black_box(p)) as i64)
                 .sum::<i64>()
-        })
+        });
     });
     group.bench_function("feature_vec", |b| {
         b.iter(|| {
@@ -71,7 +74,7 @@ where
                 .iter()
                 .map(|p| black_box(p).feature_vec().len())
                 .sum::<usize>()
-        })
+        });
     });
     group.bench_function("material", |b| {
         b.iter(|| {
@@ -79,7 +82,7 @@ where
                 .iter()
                 .map(|p| material.evaluate(black_box(p)) as i64)
                 .sum::<i64>()
-        })
+        });
     });
     group.finish();
 }

@@ -3,6 +3,9 @@
 //! `cargo bench --bench movegen`; the perft groups report leaf nodes per second
 //! as "elements/s".
 
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use engine::bushka::Position;
 use engine::perft::{perft, perft_parallel};
@@ -38,7 +41,7 @@ fn perft_benches(c: &mut Criterion) {
             let nodes = perft(&pos, depth);
             group.throughput(Throughput::Elements(nodes));
             group.bench_with_input(BenchmarkId::new(name, depth), &pos, |b, pos| {
-                b.iter(|| pool.install(|| perft_parallel(black_box(pos), depth)))
+                b.iter(|| pool.install(|| perft_parallel(black_box(pos), depth)));
             });
         }
         group.finish();
@@ -78,7 +81,7 @@ fn generation_benches(c: &mut Criterion) {
                 n += list.len();
             }
             n
-        })
+        });
     });
     group.bench_function("generate_and_play", |b| {
         let mut list = MoveList::new();
@@ -91,7 +94,7 @@ fn generation_benches(c: &mut Criterion) {
                 }
             }
             h
-        })
+        });
     });
     group.finish();
 }

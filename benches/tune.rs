@@ -1,6 +1,9 @@
 //! Tuner speed: one epoch (gradient pass plus Adam steps) over one million
 //! synthetic positions shaped like Bushka's (113 features, ~45 entries each).
 
+// `criterion_group!` defines a public function without documentation.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use tuner::synthetic::{synthetic, SyntheticSpec};
 use tuner::Trainer;

@@ -133,7 +133,7 @@ impl<G: EvalSource> Session<G> {
         };
         self.engine
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .set_oracle(oracle);
         Ok(())
     }
@@ -176,7 +176,9 @@ impl<G: EvalSource> Session<G> {
             .name("hub-search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let mut engine = engine
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let result = engine.search(&*eval, &input, |info| {
                     send(&out, &info_line(&pos, info));
                 });
@@ -219,7 +221,9 @@ fn info_line<G: Game>(pos: &G, info: &Info<G::Move>) -> String {
 }
 
 fn send(out: &Output, line: &str) {
-    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let mut w = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let _ = writeln!(w, "{line}");
     let _ = w.flush();
 }
@@ -336,7 +340,7 @@ impl Hub {
             "new-game" => {
                 self.stop_search();
                 on_session!(&mut self.session, s => {
-                    s.engine.lock().unwrap_or_else(|e| e.into_inner()).clear();
+                    s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
                     let _ = s.set_position(None, None);
                 });
             }
@@ -423,12 +427,12 @@ impl Hub {
             "hash" => {
                 let size: HashSize = value.parse()?;
                 self.hash = size;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_hash(size));
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_hash(size));
             }
             "threads" => {
                 let t: usize = parse_in(value, 1, 256, "threads")?;
                 self.threads = t;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(|e| e.into_inner()).set_threads(t));
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_threads(t));
             }
             "tb" => {
                 let dir = (!value.is_empty() && value != "none").then_some(value);
@@ -477,7 +481,7 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
                 l.nodes =
                     Some(v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
                         format!("nodes must be a positive whole number, got '{v}'")
-                    })?)
+                    })?);
             }
             "move-time" => l.movetime = Some(seconds(v, "move-time")?),
             "time" => {
@@ -486,7 +490,7 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
                         time: Duration::ZERO,
                         inc: Duration::ZERO,
                     })
-                    .time = seconds(v, "time")?
+                    .time = seconds(v, "time")?;
             }
             "inc" => {
                 clock
@@ -494,7 +498,7 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
                         time: Duration::ZERO,
                         inc: Duration::ZERO,
                     })
-                    .inc = seconds(v, "inc")?
+                    .inc = seconds(v, "inc")?;
             }
             "infinite" => {}
             other => return Err(format!("level: unknown limit '{other}'")),

@@ -148,7 +148,7 @@ const BOUND_MASK: u64 = 3;
 /// Ages count modulo 64: the age field's mask.
 const AGE_MASK: u8 = 63;
 
-fn pack(h: &Hit, age: u8) -> u64 {
+fn pack(h: Hit, age: u8) -> u64 {
     let mv = h.move_index.map_or(0, |i| i as u64 + 1);
     debug_assert!(mv <= MASK16, "move index {mv} does not fit its field");
     (mv << MOVE_SHIFT)
@@ -184,7 +184,7 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
     {
         const PAGE: usize = 4096;
         let start = buckets.as_ptr() as usize;
-        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
+        let end = start + buckets.capacity() * size_of::<Bucket>();
         let aligned = start.div_ceil(PAGE) * PAGE;
         if end > aligned {
             // SAFETY: the range lies inside this vector's own allocation;
@@ -205,7 +205,7 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
 impl Table {
     /// A table of about `size` MiB.
     pub fn new(size: HashSize) -> Table {
-        let n = (size.get() << 20) / std::mem::size_of::<Bucket>();
+        let n = (size.get() << 20) / size_of::<Bucket>();
         let mut buckets: Vec<Bucket> = Vec::with_capacity(n);
         advise_huge_pages(&buckets);
         buckets.resize_with(n, Bucket::default);
@@ -217,7 +217,7 @@ impl Table {
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.len() * size_of::<Bucket>()
     }
 
     /// Forgets everything (a new game).
@@ -290,7 +290,7 @@ impl Table {
                         return;
                     }
                 }
-                let d = pack(&hit, age);
+                let d = pack(hit, age);
                 e.data.store(d, Relaxed);
                 e.check.store(key ^ d, Relaxed);
                 return;
@@ -304,7 +304,7 @@ impl Table {
                 victim = e;
             }
         }
-        let d = pack(&hit, age);
+        let d = pack(hit, age);
         victim.data.store(d, Relaxed);
         victim.check.store(key ^ d, Relaxed);
     }

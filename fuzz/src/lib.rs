@@ -64,7 +64,7 @@ pub fn check_position<G: Scratch>(p: &G) {
     assert_eq!(p.quiet_moves_exist(), leaf, "quiet_moves_exist of {text}");
 
     let mut results = HashSet::new();
-    for mv in list.iter() {
+    for mv in &list {
         let t = p.move_text(mv);
         match p.parse_move(&t) {
             Ok(parsed) => assert_eq!(parsed, *mv, "'{t}' names another move in {text}"),
@@ -128,7 +128,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
 /// Evaluation invariants of weights that were accepted: a colour-mirrored
 /// position gets the same score for its side to move.
 pub fn check_weights(w: &Weights) {
-    engine::with_game!(w.kind(), G => eval_symmetry::<G>(w))
+    engine::with_game!(w.kind(), G => eval_symmetry::<G>(w));
 }
 
 fn eval_symmetry<G: Game>(w: &Weights)

@@ -83,7 +83,7 @@ impl<G: Game> ExternalPlayer<G> {
         }
         if let Some(w) = &spec.weights {
             p.send(&format!("set-param name=weights value={}", quote(w)))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.clone())?;
         }
         p.send("init")
             .and_then(|_| p.wait_for("ready", hello))
@@ -194,7 +194,7 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
                 Ok(l) if l.starts_with("info") => {
                     score = value_of(&l, "score")
                         .and_then(|s| parse_score(&s))
-                        .or(score)
+                        .or(score);
                 }
                 Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(l)),
                 Ok(_) => {}

@@ -142,7 +142,7 @@ impl EngineSpec {
                             v.clone(),
                             "not a whole number of MiB from 1 to half of this machine's memory",
                         )
-                    })?
+                    })?;
                 }
                 _ => return Err(SpecError::UnknownKey(k)),
             }

@@ -47,7 +47,7 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
 }
 
 fn num_cpus() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()> {
@@ -68,7 +68,7 @@ fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    writeln!(out, "time {:.3} s, {:.0} nodes/s", secs, nps)?;
+    writeln!(out, "time {secs:.3} s, {nps:.0} nodes/s")?;
     writeln!(out, "nodes {nodes}")?;
     Ok(())
 }

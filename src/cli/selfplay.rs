@@ -157,7 +157,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         }
         None => (None, 4),
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let cfg = Config {
         engines,
         gauntlet: a.gauntlet,

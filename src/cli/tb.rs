@@ -145,7 +145,9 @@ fn progress_bars() -> engine::bushka::tb::ProgressSink {
     use indicatif::{ProgressBar, ProgressStyle};
     let current = std::sync::Mutex::new(ProgressBar::hidden());
     std::sync::Arc::new(move |step: &BuildProgress| {
-        let mut bar = current.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bar = current
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         match step {
             BuildProgress::Unusable(path) => {
                 bar.suspend(|| eprintln!("{}: unusable, building it again", path.display()));
@@ -158,8 +160,10 @@ fn progress_bars() -> engine::bushka::tb::ProgressSink {
                 let style = ProgressStyle::with_template(
                     "{prefix:>8} [{bar:30}] {human_pos}/{human_len} {msg} [{elapsed}]",
                 )
-                .map(|s| s.progress_chars("=> "))
-                .unwrap_or_else(|_| ProgressStyle::default_bar());
+                .map_or_else(
+                    |_| ProgressStyle::default_bar(),
+                    |s| s.progress_chars("=> "),
+                );
                 bar.set_style(style);
                 bar.set_prefix(material.to_string());
                 bar.set_message("moves");

@@ -223,7 +223,7 @@ impl<G: Features> Loader<G> {
                     resolved,
                 } => {
                     self.report.resolved += resolved as u64;
-                    self.stage(hash, &features, phase, result, score)
+                    self.stage(hash, &features, phase, result, score);
                 }
             }
         }

@@ -60,7 +60,7 @@ fn minimax<G: Game>(
         return Some((LOST, *pos));
     }
     let mut best: Option<(i32, G)> = None;
-    for m in list.iter() {
+    for m in &list {
         let child = pos.play(m);
         let (s, leaf) = minimax(&child, -beta, -alpha, eval, budget, ply + 1)?;
         let s = -s;
@@ -187,7 +187,7 @@ mod tests {
         let mut list = MoveList::new();
         pos.generate(&mut list);
         let mut best = LOST;
-        for m in list.iter() {
+        for m in &list {
             best = best.max(-plain_minimax(&pos.play(m), ply + 1)?);
         }
         Some(best)

@@ -78,7 +78,7 @@ pub enum Exact {
 }
 
 /// An oracle that can be shared with the search threads.
-pub type SharedOracle<G> = std::sync::Arc<dyn Oracle<G>>;
+pub type SharedOracle<G> = Arc<dyn Oracle<G>>;
 
 /// Something that knows some positions exactly (endgame tables).
 pub trait Oracle<G>: Send + Sync {
@@ -193,7 +193,9 @@ impl<G: Game> Shared<'_, G> {
     /// The deepest iteration, locked (a thread that panicked holding it left
     /// a whole value: it is only ever replaced whole).
     fn best_guard(&self) -> std::sync::MutexGuard<'_, Option<Completed<G::Move>>> {
-        self.best.lock().unwrap_or_else(|e| e.into_inner())
+        self.best
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -290,7 +292,10 @@ impl<G: Game> Engine<G> {
             Worker::new(0, &shared, eval, input).iterate(max_depth, &mut on_info);
             self.stop.store(true, Relaxed);
         });
-        let best = shared.best.into_inner().unwrap_or_else(|e| e.into_inner());
+        let best = shared
+            .best
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let nodes = shared.nodes.load(Relaxed);
         let time = start.elapsed();
         match best {

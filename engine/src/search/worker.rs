@@ -307,7 +307,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         self.nodes += 1;
         let key = <G as Game>::hash(pos);
         debug_assert!(
-            self.nodes % CHECK_EVERY != 0 || key == pos.hash_from_scratch(),
+            !self.nodes.is_multiple_of(CHECK_EVERY) || key == pos.hash_from_scratch(),
             "incremental hash differs from the hash of the pieces in {}",
             pos.to_text()
         );

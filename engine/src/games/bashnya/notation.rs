@@ -63,7 +63,7 @@ impl Position {
             [] => Ok(None),
             [one] => Ok(Some(**one)),
             many => {
-                let names: Vec<String> = many.iter().map(|m| m.to_string()).collect();
+                let names: Vec<String> = many.iter().map(ToString::to_string).collect();
                 Err(MoveError::Ambiguous(text.to_string(), names.join(" or ")))
             }
         }

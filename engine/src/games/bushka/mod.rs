@@ -41,7 +41,7 @@ impl Game for Position {
 
     #[inline]
     fn generate(&self, out: &mut MoveList<Move>) {
-        movegen::generate(self, out)
+        movegen::generate(self, out);
     }
 
     #[inline]

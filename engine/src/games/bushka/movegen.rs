@@ -187,7 +187,7 @@ pub fn quiet_moves_exist(pos: &Position) -> Option<bool> {
     // when any neighbouring square is empty.
     let mut movers = 0;
     each_forward(pos.side(), |d| {
-        movers |= s.men & shift(s.empty, d.reverse())
+        movers |= s.men & shift(s.empty, d.reverse());
     });
     if s.kings != 0 {
         each_dir(|d| movers |= s.kings & shift(s.empty, d.reverse()));

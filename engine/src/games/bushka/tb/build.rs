@@ -72,9 +72,9 @@ impl BuildOptions {
         }
     }
 
-    fn report(&self, step: BuildProgress) {
+    fn report(&self, step: &BuildProgress) {
         if let Some(sink) = &self.progress {
-            sink(&step);
+            sink(step);
         }
     }
 }
@@ -113,7 +113,7 @@ pub fn build_materials(
     let mut reports = Vec::new();
     for &mat in materials {
         let path = opts.dir.join(mat.file_name());
-        let bytes_of = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+        let bytes_of = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
         if path.exists() {
             match Table::load(&path) {
                 Ok(t) if t.material() == mat => {
@@ -134,7 +134,7 @@ pub fn build_materials(
                     tb.insert(t);
                     continue;
                 }
-                Ok(_) | Err(_) => opts.report(BuildProgress::Unusable(path.clone())),
+                Ok(_) | Err(_) => opts.report(&BuildProgress::Unusable(path.clone())),
             }
         }
         let start = Instant::now();
@@ -175,7 +175,7 @@ pub fn solve(
 ) -> Result<(Vec<u8>, u32), TbError> {
     let ix = Indexer::new(mat);
     let n = ix.size() as usize;
-    opts.report(BuildProgress::Start {
+    opts.report(&BuildProgress::Start {
         material: mat,
         positions: 2 * n as u64,
     });
@@ -188,7 +188,7 @@ pub fn solve(
             .with_min_len(1024)
             .map_init(MoveList::new, |list, i| {
                 if i.is_multiple_of(STEP) {
-                    opts.report(BuildProgress::Counted(STEP.min(n - i) as u64));
+                    opts.report(&BuildProgress::Counted(STEP.min(n - i) as u64));
                 }
                 let pos = ix
                     .position(i as u64, side)
@@ -207,7 +207,7 @@ pub fn solve(
         if k >= 255 {
             return Err(TbError::TooLong(mat.to_string()));
         }
-        opts.report(BuildProgress::Level(k));
+        opts.report(&BuildProgress::Level(k));
         let made = AtomicU64::new(0);
         for s in 0..2 {
             let p = 1 - s;
@@ -226,7 +226,7 @@ pub fn solve(
         out.extend(v.iter().map(|b| b.load(Relaxed)));
     }
     let longest = out.iter().copied().max().unwrap_or(0).saturating_sub(1) as u32;
-    opts.report(BuildProgress::Solved { longest });
+    opts.report(&BuildProgress::Solved { longest });
     Ok((out, longest))
 }
 

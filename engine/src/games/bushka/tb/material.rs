@@ -87,7 +87,7 @@ impl Material {
                 }
             }
         }
-        out.retain(|m| m.in_range());
+        out.retain(Material::in_range);
         out.sort_by_key(|m| {
             (
                 m.total(),

@@ -227,7 +227,7 @@ impl Tablebase {
         let mut list = MoveList::new();
         pos.generate(&mut list);
         let mut best: Option<(i64, Move)> = None;
-        for mv in list.iter() {
+        for mv in &list {
             let child = self.value(&pos.play(mv))?;
             // Our preference for the child's value (for its side to move).
             let rank = match child {
