@@ -141,7 +141,7 @@ fn bench_speedup_prints_a_table_of_both_thread_counts() {
         lines[0].contains("1 thread") && lines[0].contains("2 threads"),
         "{text}"
     );
-    let positions = include_str!("../data/bench/bushka.txt")
+    let positions = include_str!("../../data/bench/bushka.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .count();

@@ -1,8 +1,7 @@
 //! The fast Bashnya generator against the plain oracle of
 //! `support/bashnya_oracle.rs`, over thousands of seeded random games.
 
-#[path = "support/bashnya_oracle.rs"]
-mod bashnya_oracle;
+use crate::support::bashnya_oracle;
 
 use bashnya_oracle::Board;
 use engine::bashnya::Position;

@@ -1,8 +1,7 @@
 //! Bashnya move notation and position text: round trips over random games,
 //! every route of every capture, and malformed input of every kind.
 
-#[path = "support/bashnya_oracle.rs"]
-mod bashnya_oracle;
+use crate::support::bashnya_oracle;
 
 use engine::bashnya::{Move, Position};
 use engine::{Game, MoveError, MoveList, PositionError};

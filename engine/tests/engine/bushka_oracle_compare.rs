@@ -1,7 +1,6 @@
 //! Fast bitboard generator against the plain oracle over seeded random games.
 
-#[path = "support/bushka_oracle.rs"]
-mod bushka_oracle;
+use crate::support::bushka_oracle;
 
 use engine::bushka::board::{bit, from_xy, promotion_row, BOARD};
 use engine::bushka::Position;

@@ -1,8 +1,7 @@
-//! Self-checks of the independent Bushka oracle (tests/support/bushka_oracle.rs)
+//! Self-checks of the independent Bushka oracle (engine/tests/engine/support/bushka_oracle.rs)
 //! against docs/rules.md section 1 and the reference perft counts.
 
-#[path = "support/bushka_oracle.rs"]
-mod bushka_oracle;
+use crate::support::bushka_oracle;
 
 use bushka_oracle::{parse, perft, square_name, square_xy, successors, OPiece, OPos};
 use std::collections::BTreeSet;

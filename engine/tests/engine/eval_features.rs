@@ -299,9 +299,9 @@ fn piece_square_names_follow_the_board() {
     use engine::eval::{bashnya as eb, bushka as ek};
     let names = <bushka::Position as Features>::NAMES;
     let mut man = ek::MAN_PST;
-    for sq in engine::bushka::board::Bits(engine::bushka::board::BOARD) {
-        let name = engine::bushka::board::name(sq);
-        if engine::bushka::board::promotion_row(Color::White) & (1 << sq) == 0 {
+    for sq in bushka::board::Bits(bushka::board::BOARD) {
+        let name = bushka::board::name(sq);
+        if bushka::board::promotion_row(Color::White) & (1 << sq) == 0 {
             assert_eq!(names[man], format!("man_{name}"));
             man += 1;
         }
@@ -309,7 +309,7 @@ fn piece_square_names_follow_the_board() {
     assert_eq!(man, ek::KING_PST);
     let names = <bashnya::Position as Features>::NAMES;
     for sq in 0..32u8 {
-        let name = engine::bashnya::square_name(sq);
+        let name = bashnya::square_name(sq);
         if sq < 28 {
             assert_eq!(names[eb::MAN_PST + sq as usize], format!("man_{name}"));
         }
@@ -330,7 +330,7 @@ fn value<G: Features>(text: &str, name: &str) -> i32 {
 #[test]
 fn bushka_features_mean_what_they_say() {
     type P = bushka::Position;
-    let start = engine::bushka::START;
+    let start = bushka::START;
     assert_eq!(value::<P>(start, "man"), 0);
     assert_eq!(value::<P>(start, "man_e1"), 0);
     assert_eq!(value::<P>(start, "back_rank"), 0);
@@ -409,7 +409,7 @@ fn no_feature_vector_overflows() {
         assert!(p.feature_vec().len() <= engine::eval::FEATURE_CAPACITY);
     }
     // A full Bushka board: every square occupied.
-    let board = engine::bushka::board::BOARD;
+    let board = bushka::board::BOARD;
     let white = board & ((1u64 << 27) - 1);
     let p = bushka::Position::from_parts(white, board & !white, board, Color::White);
     let w = Weights::default_for(GameKind::Bushka);

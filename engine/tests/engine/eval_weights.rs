@@ -31,8 +31,8 @@ fn refused(kind: GameKind, edit: impl FnOnce(&mut Value)) -> (WeightsError, Stri
 fn defaults_are_complete_and_not_material() {
     for kind in KINDS {
         let text = match kind {
-            GameKind::Bushka => include_str!("../../data/weights/bushka.json"),
-            GameKind::Bashnya => include_str!("../../data/weights/bashnya.json"),
+            GameKind::Bushka => include_str!("../../../data/weights/bushka.json"),
+            GameKind::Bashnya => include_str!("../../../data/weights/bashnya.json"),
         };
         let w = Weights::from_json(kind, text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(w, Weights::default_for(kind));

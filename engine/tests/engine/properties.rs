@@ -292,7 +292,7 @@ fn bashnya_properties() {
 }
 
 #[test]
-#[ignore = "long: ten times the default seeds (cargo test --test properties -- --ignored)"]
+#[ignore = "long: ten times the default seeds (cargo test -p bushka-engine --test engine -- --ignored properties_long)"]
 fn properties_long() {
     let a = run::<bushka::Position>(1_000..4_000, 300);
     let b = run::<bashnya::Position>(1_000..4_000, 300);

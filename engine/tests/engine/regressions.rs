@@ -3,7 +3,7 @@
 //! every crash once fixed) is run through the fuzz targets' own checks
 //! (`fuzz/src/lib.rs`) on each `cargo test`, without libFuzzer.
 
-#[path = "../../fuzz/src/lib.rs"]
+#[path = "../../../fuzz/src/lib.rs"]
 mod fuzz_support;
 
 use engine::eval::Weights;

@@ -1,0 +1,8 @@
+//! The `bushka` command line, driven as a child process
+//! (`env!("CARGO_BIN_EXE_bushka")`), one module per command family, built as
+//! one test binary (`cargo test -p bushka --test cli`).
+
+mod cli;
+mod hub;
+mod selfplay;
+mod tb;

@@ -1,0 +1,4 @@
+//! The tuner's integration tests, built as one test binary
+//! (`cargo test -p bushka-tuner --test tuner`); new subjects go in new modules.
+
+mod tuning;
