@@ -130,18 +130,21 @@ fn run_games(first_seed: u64, games: u64, max_plies: u32) -> Coverage {
     cov
 }
 
+/// The quick run: 500 games, about a second, check about 24,000 positions
+/// (19,000 with a tall mixed column, 3,000 king captures); the ignored run
+/// below plays a hundred times as many.
 #[test]
 fn fast_generator_matches_oracle_in_random_games() {
-    let cov = run_games(0, 2_000, 160);
+    let cov = run_games(0, 500, 160);
     println!("{cov:?}");
-    assert!(cov.positions > 50_000, "{cov:?}");
+    assert!(cov.positions > 20_000, "{cov:?}");
     assert!(cov.tallest >= 10, "{cov:?}");
     assert!(cov.mixed_tall > 10_000, "{cov:?}");
     assert!(cov.king_captures > 1_000, "{cov:?}");
 }
 
 #[test]
-#[ignore = "slow: many more random games"]
+#[ignore = "slow: many more random games (cargo test -p bushka-engine --test engine -- --ignored fast_generator_matches_oracle_in_many_games)"]
 fn fast_generator_matches_oracle_in_many_games() {
     let cov = run_games(1_000_000, 50_000, 300);
     println!("{cov:?}");

@@ -48,7 +48,7 @@ fn reference_perft_quick() {
 }
 
 #[test]
-#[ignore = "slow: reference lines above the quick node cap, deeper self-checks"]
+#[ignore = "slow: reference lines above the quick node cap, deeper self-checks (cargo test -p bushka-engine --test engine -- --ignored reference_perft_deep)"]
 fn reference_perft_deep() {
     check(None, QUICK_CAP + 1);
     // Three plies deeper than the reference: the serial and parallel drivers agree.

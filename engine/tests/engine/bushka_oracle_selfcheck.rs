@@ -297,7 +297,7 @@ fn perft_reference_small() {
 }
 
 #[test]
-#[ignore = "large perft counts: run with --ignored"]
+#[ignore = "large perft counts (cargo test -p bushka-engine --test engine -- --ignored perft_reference_large)"]
 fn perft_reference_large() {
     check_perft(|nodes| nodes > PERFT_CAP);
 }

@@ -7,7 +7,7 @@ use engine::bushka::tb::{build_materials, BuildOptions, Material};
 use std::path::PathBuf;
 
 #[test]
-#[ignore = "builds a 42-million-position table (minutes)"]
+#[ignore = "builds a 42-million-position table, minutes (cargo test -p bushka-engine --test engine -- --ignored five_piece_kings_table_cost)"]
 fn five_piece_kings_table_cost() {
     let dir = std::env::var_os("BUSHKA_TB_DIR")
         .map(PathBuf::from)

@@ -22,7 +22,7 @@ fn tb_dir() -> PathBuf {
 }
 
 #[test]
-#[ignore = "builds the four-piece tables (about a minute the first time)"]
+#[ignore = "builds the four-piece tables, about a minute the first time (cargo test -p bushka-engine --test engine -- --ignored engine_converts_three_kings_v_king_within_the_table_distance)"]
 fn engine_converts_three_kings_v_king_within_the_table_distance() {
     let opts = BuildOptions::new(4, tb_dir());
     let (tb, _) = engine::bushka::tb::build(&opts).expect("build the four-piece tables");
