@@ -89,8 +89,8 @@ fn a_resumed_run_deduplicates_against_the_data_written_before() {
 fn killed_run_resumes_as_if_never_killed(name: &str, extra: &[&str]) {
     let dir = temp_dir(name);
     let (full_pdn, full_data) = (dir.join("full.pdn"), dir.join("full.data"));
-    let mut args: Vec<String> = MATCH.iter().map(|s| s.to_string()).collect();
-    args.extend(extra.iter().map(|s| s.to_string()));
+    let mut args: Vec<String> = MATCH.iter().map(ToString::to_string).collect();
+    args.extend(extra.iter().map(ToString::to_string));
     args.extend(["--concurrency", "1", "--pdn"].map(String::from));
     let with_files = |pdn: &Path, data: &Path| {
         let mut a = args.clone();

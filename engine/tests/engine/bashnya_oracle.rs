@@ -80,14 +80,17 @@ fn compare(pos: &Position, cov: &mut Coverage) -> MoveList<engine::bashnya::Move
         "count_moves in {}",
         pos.to_text()
     );
-    assert_eq!(pos.must_capture(), moves.iter().any(|m| m.is_capture()));
+    assert_eq!(
+        pos.must_capture(),
+        moves.iter().any(engine::bashnya::Move::is_capture)
+    );
     note(pos, &moves, cov);
     moves
 }
 
 fn note(pos: &Position, moves: &[engine::bashnya::Move], cov: &mut Coverage) {
     cov.positions += 1;
-    if moves.first().is_some_and(|m| m.is_capture()) {
+    if moves.first().is_some_and(engine::bashnya::Move::is_capture) {
         cov.captures += 1;
         if moves
             .iter()

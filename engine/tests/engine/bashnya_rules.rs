@@ -20,7 +20,7 @@ fn move_texts(p: &Position) -> Vec<String> {
 /// Asserts the exact legal move list of a position.
 fn assert_moves(text: &str, expected: &[&str]) {
     let p = pos(text);
-    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    let mut want: Vec<String> = expected.iter().map(ToString::to_string).collect();
     want.sort();
     assert_eq!(move_texts(&p), want, "moves of {text}");
     assert_eq!(p.count_moves(), want.len() as u64, "count of {text}");

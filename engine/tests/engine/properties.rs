@@ -189,7 +189,7 @@ where
     };
     assert_eq!(p.quiet_moves_exist(), leaf, "quiet_moves_exist of {text}");
     let mut results = Vec::with_capacity(list.len());
-    for mv in list.iter() {
+    for mv in &list {
         let t = p.move_text(mv);
         assert_eq!(p.parse_move(&t), Ok(*mv), "notation '{t}' in {text}");
         let next = p.play(mv);

@@ -38,7 +38,7 @@ fn run_corpus(target: &str, check: impl Fn(&[u8])) {
             let why = e
                 .downcast_ref::<String>()
                 .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .or_else(|| e.downcast_ref::<&str>().map(ToString::to_string))
                 .unwrap_or_default();
             panic!("fuzz input {} fails: {why}", path.display());
         }

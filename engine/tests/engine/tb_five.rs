@@ -9,9 +9,10 @@ use std::path::PathBuf;
 #[test]
 #[ignore = "builds a 42-million-position table, minutes (cargo test -p bushka-engine --test engine -- --ignored five_piece_kings_table_cost)"]
 fn five_piece_kings_table_cost() {
-    let dir = std::env::var_os("BUSHKA_TB_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"));
+    let dir = std::env::var_os("BUSHKA_TB_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"),
+        PathBuf::from,
+    );
     let opts = BuildOptions::new(5, dir);
     let mut list = Material::all_up_to(4);
     list.push(Material::parse("KKKvKK").unwrap());

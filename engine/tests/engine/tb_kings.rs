@@ -16,9 +16,10 @@ use std::sync::Arc;
 
 /// The folder of the four-piece tables.
 fn tb_dir() -> PathBuf {
-    std::env::var_os("BUSHKA_TB_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"))
+    std::env::var_os("BUSHKA_TB_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/tb"),
+        PathBuf::from,
+    )
 }
 
 #[test]
@@ -45,9 +46,10 @@ fn engine_converts_three_kings_v_king_within_the_table_distance() {
         };
         let start = ix.position(rng.random_range(0..ix.size()), side).unwrap();
         // The distance for the three kings' side (White) to end the game.
-        let distance = match (side, tb.value(&start).unwrap()) {
-            (Color::White, Exact::Win(d)) | (Color::Black, Exact::Loss(d)) => d,
-            _ => continue,
+        let ((Color::White, Exact::Win(distance)) | (Color::Black, Exact::Loss(distance))) =
+            (side, tb.value(&start).unwrap())
+        else {
+            continue;
         };
         games += 1;
         longest = longest.max(distance);

@@ -110,7 +110,7 @@ fn solve_graph(starts: &[Position]) -> HashMap<Position, Exact> {
         let p = nodes[i];
         p.generate(&mut list);
         let mut out = Vec::with_capacity(list.len());
-        for mv in list.iter() {
+        for mv in &list {
             let c = p.play(mv);
             let id = *ids.entry(c).or_insert_with(|| {
                 nodes.push(c);
@@ -351,7 +351,7 @@ fn predecessors_invert_the_move_generator() {
             for i in 0..ix.size() {
                 let p = ix.position(i, side).unwrap();
                 p.generate(&mut list);
-                for mv in list.iter() {
+                for mv in &list {
                     let c = p.play(mv);
                     if mv.captured == 0 && Material::of(&c) == mat {
                         forward.entry(c).or_default().insert(p);

@@ -60,7 +60,7 @@ fn a_short_match_adds_up_and_its_records_replay() {
     let mut cfg = config(
         &["name=a,depth=2", "name=b,kind=material,depth=2"],
         8,
-        book.iter().map(|p| p.to_text()).collect(),
+        book.iter().map(Game::to_text).collect(),
     );
     cfg.pdn = Some(pdn.clone());
     cfg.data = Some(data.clone());

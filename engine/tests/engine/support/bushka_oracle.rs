@@ -218,7 +218,7 @@ fn linear_captures(pos: &OPos) -> Vec<(usize, OPos)> {
             if !own_man_at(&pos.board, hx, hy, me) {
                 continue;
             }
-            for &(dx, dy) in DIRS.iter() {
+            for &(dx, dy) in &DIRS {
                 // h must be the head of a line in direction d: h-d holds an own man.
                 if !own_man_at(&pos.board, hx - dx, hy - dy, me) {
                     continue;
@@ -381,7 +381,7 @@ fn quiet_moves(pos: &OPos) -> Vec<OPos> {
                 _ => continue,
             };
             if piece.king {
-                for &(dx, dy) in DIRS.iter() {
+                for &(dx, dy) in &DIRS {
                     let (mut tx, mut ty) = (x + dx, y + dy);
                     while empty_at(&pos.board, tx, ty) {
                         let mut board = pos.board;
@@ -394,7 +394,7 @@ fn quiet_moves(pos: &OPos) -> Vec<OPos> {
                 }
                 continue;
             }
-            for &(dx, dy) in forward_dirs(me).iter() {
+            for &(dx, dy) in &forward_dirs(me) {
                 let (tx, ty) = (x + dx, y + dy);
                 if !empty_at(&pos.board, tx, ty) {
                     continue;
