@@ -43,12 +43,10 @@ const EVAL_CACHE: usize = 1 << 12;
 ///
 /// Quiescence nodes (depth 0) never do: their entries would crowd out deeper
 /// ones and save almost no nodes. A lone Bushka thread leaves depth-1 nodes
-/// out too: on `bushka bench` (depth 12) that shrank the tree (18,958,033 ->
-/// 18,109,474 nodes) and made each node about a quarter cheaper. Two threads
-/// reached the depth sooner with depth-1 entries shared (2.27 s against 2.51 s,
-/// medians of five), and Bashnya's tree grew by 11% without them (6,459,687 ->
-/// 7,150,471 nodes at the same node rate, with the hand-set weights of then),
-/// so both keep them.
+/// out too ([`Game::SINGLE_THREAD_TABLE_DEPTH`]): its tree to the bench depth
+/// is smaller and each node cheaper without them. Helper threads reach the
+/// depth sooner with depth-1 entries shared, and Bashnya's tree is 11% larger
+/// without them, so those keep them (figures in `docs/experiments.md`).
 #[inline(always)]
 fn table_depth<G: Game>(single: bool) -> i32 {
     if single {
