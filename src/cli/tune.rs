@@ -31,9 +31,15 @@ pub struct TuneArgs {
     /// Sigmoid scale per man of evaluation (default: fitted to the initial weights).
     #[arg(long)]
     pub k: Option<f64>,
-    /// Share of the positions held out for validation (chosen by hash).
+    /// Share of the games held out for validation, chosen by the hash of
+    /// their opening position (the two games of a pair stay together); their
+    /// positions that no training game reached are the validation set.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
+    /// Regularisation toward the initial weights: they weigh as much as this
+    /// many positions where a weight is one man away from them (0: none).
+    #[arg(long, default_value_t = tuner::train::DEFAULT_REGULARIZE)]
+    pub regularize: f64,
     /// Initial weights file (default: the compiled-in weights of the game).
     #[arg(long)]
     pub init: Option<PathBuf>,
@@ -114,15 +120,20 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
     };
     outln!(
         "data: {} lines, {} bad (skipped), {pending}, {} terminal, \
-         {} duplicates merged; {} training and {} validation positions ({:.1} s)",
+         {} duplicates merged; {} training positions from {} games, {} validation \
+         positions from {} games (split by {}) ({:.1} s)",
         r.lines,
         r.bad,
         r.terminal,
         r.duplicates,
         r.train,
+        r.train_games,
         r.validation,
+        r.validation_games,
+        if r.split_by_opening { "opening" } else { "game" },
         clock.elapsed().as_secs_f64()
     );
+    warn_if_few(&loaded, &freeze);
     let cfg = TuneConfig {
         epochs: args.epochs as usize,
         lr: args.lr,
@@ -130,12 +141,38 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         lambda: args.lambda,
         k: args.k,
         freeze,
+        regularize: args.regularize,
         progress: !args.quiet,
     };
     let outcome = tuner::tune(&mut loaded, &init, &cfg)?;
     // The files first: a reader that closed the pipe must not cost the result.
     write_outputs(args, &outcome)?;
     report(&outcome, &loaded)
+}
+
+/// Games a free weight needs for its fit to be trusted: fewer, and the
+/// tuner says so.
+const GAMES_PER_WEIGHT: usize = 10;
+
+/// Warns when the training games are few for the weights the data would move.
+fn warn_if_few(loaded: &tuner::Loaded, freeze: &[usize]) {
+    let n = loaded.train.feature_count();
+    let free = loaded
+        .train
+        .exercised()
+        .iter()
+        .enumerate()
+        .filter(|&(j, &used)| used && !freeze.contains(&(j % n)))
+        .count();
+    let games = loaded.report.train_games;
+    if games < GAMES_PER_WEIGHT * free {
+        eprintln!(
+            "warning: {games} training games for {free} free weights (fewer than \
+             {GAMES_PER_WEIGHT} games a weight): the fit will follow these games' \
+             chances more than the evaluation's; trust it only if the validation loss \
+             falls and a match confirms it"
+        );
+    }
 }
 
 /// The feature indices named by `--freeze` (default: the game's man).

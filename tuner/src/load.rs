@@ -16,8 +16,17 @@
 //!   skipped; one with no legal move is skipped.
 //! * Positions are **de-duplicated** by Zobrist hash; the duplicates' results
 //!   and known scores are **averaged**.
-//! * The validation share is chosen by hash, so the split is deterministic
-//!   and a position is never on both sides.
+//! * The validation share is chosen **by opening**: a game falls on the side
+//!   its opening position (the game's ply-0 line) hashes to, so the two games
+//!   of a pair, which share their opening (and between equal engines all
+//!   their moves), and every strongly correlated position of one game land on
+//!   the same side. A game whose ply-0 line is absent (`--dedup` data) is
+//!   placed by its file name and game id, and so is every game when the data
+//!   hold fewer than [`MIN_OPENINGS`] openings (games all played from the
+//!   start, say). A position that also
+//!   occurs in a training game is trained on (with every occurrence's result
+//!   averaged in); the validation set holds only positions that no training
+//!   game reached, so its loss shows overfitting.
 
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
@@ -31,6 +40,10 @@ use std::path::Path;
 
 /// Lines parsed in one parallel batch (bounds the memory of a read).
 const CHUNK: usize = 1 << 15;
+
+/// Fewest distinct openings for the split to go by opening; with fewer, it
+/// goes by game.
+pub const MIN_OPENINGS: usize = 20;
 
 /// Bad lines kept word for word in the report (the rest are only counted).
 pub const BAD_EXAMPLES: usize = 20;
@@ -77,6 +90,14 @@ pub struct LoadReport {
     pub train: usize,
     /// Distinct positions in the validation set.
     pub validation: usize,
+    /// Games (file name and game id) used for training.
+    pub train_games: usize,
+    /// Games held out for validation (their positions that no training game
+    /// reached are the validation set).
+    pub validation_games: usize,
+    /// Whether the split went by opening (else by game: fewer than
+    /// [`MIN_OPENINGS`] openings).
+    pub split_by_opening: bool,
 }
 
 /// The loaded sets and the report.
@@ -97,6 +118,7 @@ enum Parsed {
     NonQuiet,
     Terminal,
     Position {
+        game: u64,
         hash: u64,
         features: Box<FeatureVec>,
         phase: i32,
@@ -109,6 +131,9 @@ enum Parsed {
 /// A distinct position gathered so far: where its features are and its sums.
 struct Staged {
     hash: u64,
+    /// The largest split keys of the games it occurs in: the position is a
+    /// training position when any of its games is a training game.
+    split: Split,
     start: usize,
     len: usize,
     mg_share: f32,
@@ -122,6 +147,8 @@ struct Staged {
 pub struct Loader<G: Features> {
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
     seen: HashMap<u64, usize>,
+    /// Every game (hash of file name and id) with its split keys.
+    games: HashMap<u64, Split>,
     staged: Vec<Staged>,
     entries: Vec<(u16, i16)>,
     report: LoadReport,
@@ -133,6 +160,7 @@ impl<G: Features> Default for Loader<G> {
         Loader {
             resolver: None,
             seen: HashMap::new(),
+            games: HashMap::new(),
             staged: Vec::new(),
             entries: Vec::new(),
             report: LoadReport::default(),
@@ -192,11 +220,24 @@ impl<G: Features> Loader<G> {
     /// Parses a batch of lines in parallel, then merges them in file order.
     fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
         let resolver = self.resolver.as_deref();
-        let parsed: Vec<Parsed> = chunk
+        let source = hash_text(0, name);
+        let parsed: Vec<(Option<Opening>, Parsed)> = chunk
             .par_iter()
-            .map(|(_, bytes)| parse_position::<G>(bytes, resolver))
+            .map(|(_, bytes)| {
+                (
+                    opening_of(bytes, source),
+                    parse_position::<G>(bytes, source, resolver),
+                )
+            })
             .collect();
-        for ((line, _), p) in chunk.iter().zip(parsed) {
+        for ((line, _), (opening, p)) in chunk.iter().zip(parsed) {
+            if let Some(o) = opening {
+                // A game's first ply-0 line fixes its side of the split.
+                self.games.entry(o.game).or_insert(Split {
+                    by_opening: split_key(o.position),
+                    by_game: split_key(o.game),
+                });
+            }
             if !matches!(p, Parsed::Ignored) {
                 self.report.lines += 1;
             }
@@ -215,6 +256,7 @@ impl<G: Features> Loader<G> {
                 Parsed::NonQuiet => self.report.non_quiet += 1,
                 Parsed::Terminal => self.report.terminal += 1,
                 Parsed::Position {
+                    game,
                     hash,
                     features,
                     phase,
@@ -223,17 +265,31 @@ impl<G: Features> Loader<G> {
                     resolved,
                 } => {
                     self.report.resolved += resolved as u64;
-                    self.stage(hash, &features, phase, result, score);
+                    let split = *self.games.entry(game).or_insert(Split {
+                        by_opening: split_key(game),
+                        by_game: split_key(game),
+                    });
+                    self.stage(hash, split, &features, phase, result, score);
                 }
             }
         }
     }
 
     /// Adds a position, or merges it into its earlier copy.
-    fn stage(&mut self, hash: u64, fv: &FeatureVec, phase: i32, result: f32, score: Option<f32>) {
+    fn stage(
+        &mut self,
+        hash: u64,
+        split: Split,
+        fv: &FeatureVec,
+        phase: i32,
+        result: f32,
+        score: Option<f32>,
+    ) {
         if let Some(&at) = self.seen.get(&hash) {
             self.report.duplicates += 1;
             let s = &mut self.staged[at];
+            s.split.by_opening = s.split.by_opening.max(split.by_opening);
+            s.split.by_game = s.split.by_game.max(split.by_game);
             s.result_sum += result as f64;
             s.count += 1;
             if let Some(v) = score {
@@ -247,6 +303,7 @@ impl<G: Features> Loader<G> {
         self.entries.extend_from_slice(fv.entries());
         self.staged.push(Staged {
             hash,
+            split,
             start,
             len: fv.len(),
             mg_share: phase.clamp(0, PHASE_MAX) as f32 / PHASE_MAX as f32,
@@ -257,8 +314,9 @@ impl<G: Features> Loader<G> {
         });
     }
 
-    /// Splits the positions into training and validation sets (a `validation`
-    /// share of them, by hash) in a hash-shuffled order.
+    /// Splits the positions into training and validation sets (the positions
+    /// of a `validation` share of the games, chosen by the hash of their
+    /// openings, that no training game reached) in a hash-shuffled order.
     pub fn finish(self, validation: f64) -> Result<Loaded, TuneError> {
         if !(0.0..1.0).contains(&validation) {
             return Err(TuneError::BadOption(format!(
@@ -282,6 +340,10 @@ impl<G: Features> Loader<G> {
         let n = G::NAMES.len();
         let (mut train, mut valid) = (Dataset::new(n), Dataset::new(n));
         let cut = (validation * 2f64.powi(64)) as u64;
+        let openings: std::collections::HashSet<u64> =
+            self.games.values().map(|s| s.by_opening).collect();
+        let by_opening = openings.len() >= MIN_OPENINGS;
+        let key = |s: &Split| if by_opening { s.by_opening } else { s.by_game };
         for i in order {
             let s = &self.staged[i];
             let sample = Sample {
@@ -290,7 +352,7 @@ impl<G: Features> Loader<G> {
                 result: (s.result_sum / s.count as f64) as f32,
                 score: (s.score_count > 0).then(|| (s.score_sum / s.score_count as f64) as f32),
             };
-            if splitmix64(s.hash ^ 0x005e_ed0f_7a11_da7a) < cut {
+            if key(&s.split) < cut {
                 valid.push(&sample);
             } else {
                 train.push(&sample);
@@ -303,6 +365,10 @@ impl<G: Features> Loader<G> {
         }
         report.train = train.len();
         report.validation = valid.len();
+        let valid_games = self.games.values().filter(|s| key(s) < cut).count();
+        report.split_by_opening = by_opening;
+        report.validation_games = valid_games;
+        report.train_games = self.games.len() - valid_games;
         Ok(Loaded {
             train,
             validation: valid,
@@ -328,8 +394,54 @@ pub fn load_files<G: Features>(
     loader.finish(validation)
 }
 
-/// One line to a position with its features, or the reason it is not used.
-fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>) -> Parsed {
+/// A 64-bit hash of `text`, chained from `seed` (FNV-1a, then mixed).
+fn hash_text(seed: u64, text: &str) -> u64 {
+    let mut h = seed ^ 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    splitmix64(h)
+}
+
+/// Where a game falls in the split: below the cut it is a validation game.
+fn split_key(key: u64) -> u64 {
+    splitmix64(key ^ 0x005e_ed0f_7a11_da7a)
+}
+
+/// Where a game, or a position, falls: split keys by opening and by game
+/// (below the cut is the validation side).
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    by_opening: u64,
+    by_game: u64,
+}
+
+/// A game's opening: the ply-0 line of a game.
+struct Opening {
+    /// The game (hash of file name and game id).
+    game: u64,
+    /// The hash of its position text.
+    position: u64,
+}
+
+/// The opening a line gives, when it is a well-formed ply-0 line.
+fn opening_of(bytes: &[u8], source: u64) -> Option<Opening> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let line = DataLine::parse(text).ok()?;
+    (line.ply == 0).then(|| Opening {
+        game: hash_text(source, line.game),
+        position: hash_text(0, line.position.trim()),
+    })
+}
+
+/// One line to a position with its features, or the reason it is not used;
+/// `source` is the hash of the file's name, which with the game id names
+/// the game.
+fn parse_position<G: Features>(
+    bytes: &[u8],
+    source: u64,
+    resolver: Option<&dyn Evaluator<G>>,
+) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Parsed::Bad("not valid UTF-8".into());
     };
@@ -360,6 +472,7 @@ fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>
         return Parsed::Terminal;
     }
     Parsed::Position {
+        game: hash_text(source, line.game),
         hash: engine::Game::hash(&pos),
         features: Box::new(pos.feature_vec()),
         phase: pos.phase(),

@@ -44,6 +44,10 @@ pub struct Trainer<'a> {
     lr: f64,
     batch: usize,
     params: Vec<f64>,
+    init: Vec<f64>,
+    /// The pull toward `init`: added to each parameter's gradient times its
+    /// distance from its initial value.
+    pull: f64,
     mask: Vec<bool>,
     m: Vec<f64>,
     v: Vec<f64>,
@@ -62,7 +66,9 @@ impl<'a> Trainer<'a> {
             k,
             lr,
             batch: if batch == 0 { data.len().max(1) } else { batch },
+            init: init.clone(),
             params: init,
+            pull: 0.0,
             mask,
             m: vec![0.0; len],
             v: vec![0.0; len],
@@ -92,6 +98,15 @@ impl<'a> Trainer<'a> {
         }
     }
 
+    /// Regularises toward the initial weights: the loss gains
+    /// `strength / positions * sum(((w - w0) / 100)^2)`, so that the initial
+    /// weights weigh as much as `strength` positions would where a weight is
+    /// one man away from them, and matter less the more data there is.
+    pub fn regularize(&mut self, strength: f64) {
+        let n = self.data.len().max(1) as f64;
+        self.pull = 2.0 * strength / n / 1e4;
+    }
+
     /// One Adam update from the gradient in `self.grad`.
     fn step(&mut self) {
         self.steps = self.steps.saturating_add(1);
@@ -101,7 +116,7 @@ impl<'a> Trainer<'a> {
             if !self.mask[j] {
                 continue;
             }
-            let g = self.grad[j];
+            let g = self.grad[j] + self.pull * (self.params[j] - self.init[j]);
             self.m[j] = BETA1 * self.m[j] + (1.0 - BETA1) * g;
             self.v[j] = BETA2 * self.v[j] + (1.0 - BETA2) * g * g;
             let (mh, vh) = (self.m[j] / c1, self.v[j] / c2);
@@ -131,6 +146,10 @@ impl<'a> Trainer<'a> {
     }
 }
 
+/// The default pull toward the initial weights, in positions (see
+/// [`Trainer::regularize`]).
+pub const DEFAULT_REGULARIZE: f64 = 1000.0;
+
 /// Settings of a tuning run.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
@@ -146,6 +165,8 @@ pub struct TuneConfig {
     pub k: Option<f64>,
     /// Features whose weights stay at their initial values (indices).
     pub freeze: Vec<usize>,
+    /// Regularisation toward the initial weights (see [`Trainer::regularize`]).
+    pub regularize: f64,
     /// Show a progress bar.
     pub progress: bool,
 }
@@ -159,6 +180,7 @@ impl Default for TuneConfig {
             lambda: 0.0,
             k: None,
             freeze: Vec::new(),
+            regularize: DEFAULT_REGULARIZE,
             progress: false,
         }
     }
@@ -224,6 +246,7 @@ pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneO
     for &f in &cfg.freeze {
         trainer.freeze(f);
     }
+    trainer.regularize(cfg.regularize);
     let exercised = trainer.mask().iter().filter(|&&m| m).count();
     let mut best = (0usize, curve[0].validation, start);
     for epoch in 1..=cfg.epochs {
@@ -262,6 +285,12 @@ fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
         return bad(format!(
             "--lambda {}: expected a number in [0, 1]",
             cfg.lambda
+        ));
+    }
+    if !(cfg.regularize.is_finite() && cfg.regularize >= 0.0) {
+        return bad(format!(
+            "--regularize {}: expected a number 0 or more",
+            cfg.regularize
         ));
     }
     if let Some(k) = cfg.k {

@@ -332,6 +332,91 @@ fn validation_split_is_deterministic_and_disjoint() {
     }
 }
 
+/// Data lines of 80 games, two per opening with the same moves (as equal
+/// engines play them with colours swapped). A game is a seeded random walk
+/// from the start whose first `skip` plies are its opening (its ply 0 is the
+/// position after them).
+fn paired_games(skip: u64) -> String {
+    let mut lines = String::new();
+    let mut list = MoveList::new();
+    for opening in 0..40u64 {
+        let mut pos = Position::start();
+        let mut game = Vec::new();
+        for ply in 0..30 + skip {
+            pos.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            if ply >= skip {
+                game.push(pos.to_text());
+            }
+            let pick = engine::zobrist::splitmix64(opening * 1000 + ply) as usize % list.len();
+            pos = pos.play(&list[pick]);
+        }
+        for id in [2 * opening, 2 * opening + 1] {
+            for (ply, text) in game.iter().enumerate() {
+                lines.push_str(&format!("{id}\t{text}\t{ply}\t-\t0.5\n"));
+            }
+        }
+    }
+    lines
+}
+
+/// The two games of a pair stay on one side of the split, and no validation
+/// position is trained on.
+#[test]
+fn validation_split_keeps_the_games_of_an_opening_together() {
+    let load = |skip: u64| {
+        let mut l = Loader::<Position>::new();
+        l.add_reader("mem", Cursor::new(paired_games(skip))).unwrap();
+        l.finish(0.3).unwrap()
+    };
+    // Every game from the start: one opening, so the split goes by game.
+    let from_start = load(0);
+    assert!(!from_start.report.split_by_opening);
+    assert!(from_start.report.validation_games > 0 && !from_start.train.is_empty());
+    let loaded = load(4);
+    let r = &loaded.report;
+    assert!(r.split_by_opening);
+    assert_eq!(r.train_games + r.validation_games, 80);
+    assert_eq!(r.validation_games % 2, 0, "a pair was split: {r:?}");
+    assert!(r.validation_games >= 10 && r.train_games >= 30, "{r:?}");
+    let key = |d: &Dataset, i: usize| {
+        let (idx, val) = d.entries(i);
+        (idx.to_vec(), val.to_vec(), d.mg_share(i).to_bits())
+    };
+    let trained: std::collections::HashSet<_> =
+        (0..loaded.train.len()).map(|i| key(&loaded.train, i)).collect();
+    assert!(!loaded.validation.is_empty());
+    for i in 0..loaded.validation.len() {
+        assert!(
+            !trained.contains(&key(&loaded.validation, i)),
+            "validation position {i} is also a training position"
+        );
+    }
+}
+
+/// The pull toward the initial weights holds them where the data would move
+/// them away, and vanishes at strength 0.
+#[test]
+fn regularisation_pulls_toward_the_initial_weights() {
+    let truth = random_params(24, 40, 5);
+    let data = synthetic(&spec(4000), &truth, 1.0);
+    let init = vec![0.0; 24];
+    let distance = |strength: f64| {
+        let mut t = Trainer::new(&data, init.clone(), 1.0, 2.0, 0);
+        t.regularize(strength);
+        for _ in 0..300 {
+            t.epoch();
+        }
+        t.params().iter().map(|p| p * p).sum::<f64>().sqrt()
+    };
+    let (free, mild, strong) = (distance(0.0), distance(4000.0), distance(1e8));
+    assert!(free > 50.0, "the data move the weights: {free}");
+    assert!(mild < free && strong < mild, "{free} {mild} {strong}");
+    assert!(strong < 1.0, "a strong pull keeps them at the start: {strong}");
+}
+
 #[test]
 fn tuned_weights_round_trip_through_the_file() {
     let (quiet, _) = quiet_and_capture();
@@ -350,6 +435,7 @@ fn tuned_weights_round_trip_through_the_file() {
         lambda: 0.5,
         k: Some(1.0),
         freeze: vec![0],
+        regularize: 0.0,
         progress: false,
     };
     let out = tuner::tune(&mut loaded, &init, &cfg).unwrap();
