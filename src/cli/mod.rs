@@ -11,6 +11,7 @@ macro_rules! outln {
 }
 
 mod analyze;
+mod atlas;
 mod bench;
 mod play;
 mod rules;
@@ -81,6 +82,8 @@ enum Command {
     },
     /// Fit evaluation weights to self-play training data.
     Tune(Box<tune::TuneArgs>),
+    /// Measure every opening line by a deep search and by self-play; rank and classify them.
+    Atlas(Box<atlas::AtlasArgs>),
     /// Endgame tablebases (Bushka): build, probe, statistics.
     Tb {
         #[command(subcommand)]
@@ -165,6 +168,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             command: PdnCommand::Check { file, game },
         } => selfplay::pdn_check(&file, game),
         Command::Tune(args) => tune::tune(&args),
+        Command::Atlas(args) => atlas::atlas(&args),
         Command::Tb { command } => tb::tb(&command),
         Command::Hub => {
             let out: engine::hub::Output =

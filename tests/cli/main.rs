@@ -2,6 +2,7 @@
 //! (`env!("CARGO_BIN_EXE_bushka")`), one module per command family, built as
 //! one test binary (`cargo test -p bushka --test cli`).
 
+mod atlas;
 mod cli;
 mod hub;
 mod selfplay;

@@ -1,0 +1,481 @@
+//! The opening atlas: every opening line up to a number of plies, each
+//! measured by a deep search and by self-play from the position it reaches.
+//!
+//! Every figure is from the **first player's** (White's) point of view: a
+//! line's score is what White scores from the position after it, when the
+//! same engine plays both sides. The games come in pairs, the engine's two
+//! instances swapping colours, so that the pentanomial model (as in
+//! [`selfplay::stats`]) measures the variance honestly.
+//!
+//! A run appends one JSON line per measured line to a results file as soon
+//! as the line is done; a run started again over the same folder skips the
+//! lines already there (resume), and shards (`K/N`) share the folder, each
+//! writing its own file.
+
+use engine::eval::EvalSource;
+use engine::search::{Engine, Limits, SearchInput};
+use engine::tt::HashSize;
+use engine::{Color, Game, MoveList, Outcome};
+use selfplay::game::{play_game, Adjudication};
+use selfplay::player::make_player;
+use selfplay::spec::EngineSpec;
+use selfplay::stats::{GameResult, Pentanomial};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// What an atlas run measures, and how.
+#[derive(Clone, Debug)]
+pub struct AtlasConfig {
+    /// Longest opening line, in plies (every line of 1 ..= plies is measured).
+    pub plies: usize,
+    /// Depth of the deep search of each line's position.
+    pub search_depth: u32,
+    /// Time per move of the self-play games, in milliseconds.
+    pub movetime: Option<u64>,
+    /// Depth per move of the self-play games (instead of a move time; games
+    /// at a fixed depth repeat, so this is for quick checks).
+    pub game_depth: Option<u32>,
+    /// Games per line (pairs of two; an odd number is rounded up).
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Table size of each engine.
+    pub hash: HashSize,
+    /// Adjudication of the games.
+    pub adjudication: Adjudication,
+    /// `(k, n)`: measure only the lines whose index is `k - 1` modulo `n`.
+    pub shard: Option<(usize, usize)>,
+}
+
+impl Default for AtlasConfig {
+    fn default() -> Self {
+        AtlasConfig {
+            plies: 2,
+            search_depth: 10,
+            movetime: Some(40),
+            game_depth: None,
+            games: 20,
+            concurrency: std::thread::available_parallelism().map_or(1, usize::from),
+            hash: HashSize::DEFAULT,
+            adjudication: Adjudication::default(),
+            shard: None,
+        }
+    }
+}
+
+impl AtlasConfig {
+    /// Refuses settings that cannot be run, with a message naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        if self.plies == 0 || self.plies > 3 {
+            return Err(format!(
+                "--plies {}: expected 1, 2 or 3 (the lines grow about 25-fold a ply)",
+                self.plies
+            ));
+        }
+        if self.games == 0 {
+            return Err("--games 0: expected at least 2 games a line".into());
+        }
+        if self.search_depth == 0 || self.search_depth > 40 {
+            return Err(format!(
+                "--search-depth {}: expected 1 to 40",
+                self.search_depth
+            ));
+        }
+        if self.movetime.is_some() == self.game_depth.is_some() {
+            return Err("give the games either a move time or a depth, not both".into());
+        }
+        if self.movetime == Some(0) || self.game_depth == Some(0) {
+            return Err("the games' move time or depth must be above 0".into());
+        }
+        if let Some((k, n)) = self.shard {
+            if n == 0 || k == 0 || k > n {
+                return Err(format!("--shard {k}/{n}: expected K/N with 1 <= K <= N"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine both sides of every game are.
+    fn engine_spec(&self) -> Result<EngineSpec, String> {
+        // `check` has made sure exactly one of the two is set.
+        let limit = match self.movetime {
+            Some(ms) => format!("movetime={ms}"),
+            None => format!("depth={}", self.game_depth.unwrap_or(1)),
+        };
+        EngineSpec::parse(&format!("name=atlas,{limit},hash={}", self.hash))
+            .map_err(|e| e.to_string())
+    }
+
+    /// The name of this shard's results file.
+    pub fn results_file(&self, dir: &Path) -> PathBuf {
+        match self.shard {
+            Some((k, n)) => dir.join(format!("lines-{k}-of-{n}.jsonl")),
+            None => dir.join("lines.jsonl"),
+        }
+    }
+}
+
+/// An opening line: its moves from the start and the position it reaches.
+#[derive(Clone, Debug)]
+pub struct Line<G: Game> {
+    /// The moves, in the game's notation.
+    pub moves: Vec<String>,
+    /// The position after them.
+    pub position: G,
+}
+
+impl<G: Game> Line<G> {
+    /// The line as text: its moves separated by spaces.
+    pub fn key(&self) -> String {
+        self.moves.join(" ")
+    }
+}
+
+/// Every line of 1 ..= `plies` plies from the start, shorter lines first, each
+/// in the order the move generator gives (a line that ends the game is not
+/// extended).
+pub fn lines<G: Game>(plies: usize) -> Vec<Line<G>> {
+    let mut out = Vec::new();
+    let mut frontier = vec![Line {
+        moves: Vec::new(),
+        position: G::start(),
+    }];
+    let mut list = MoveList::new();
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for line in &frontier {
+            line.position.generate(&mut list);
+            for mv in &list {
+                let mut moves = line.moves.clone();
+                moves.push(line.position.move_text(mv));
+                next.push(Line {
+                    moves,
+                    position: line.position.play(mv),
+                });
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
+
+/// The deep search of a line's position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchFigures {
+    /// Depth searched.
+    pub depth: u32,
+    /// The score for White in centi-men (a found win or loss as ±30000
+    /// less its distance in plies).
+    pub score: i32,
+    /// The score as the engine prints it, for the side to move.
+    pub score_text: String,
+    /// The principal variation, in notation.
+    pub pv: Vec<String>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Everything measured of one line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineResult {
+    /// The moves, in notation, separated by spaces.
+    pub line: String,
+    /// Plies in the line.
+    pub plies: usize,
+    /// The position after the line (position text).
+    pub position: String,
+    /// The deep search.
+    pub search: SearchFigures,
+    /// Games played.
+    pub games: u64,
+    /// Games White won.
+    pub white_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games Black won.
+    pub black_wins: u64,
+    /// White's pair scores `[LL, LD, DD/WL, WD, WW]`.
+    pub pairs: [u64; 5],
+    /// White's mean score per game.
+    pub score: f64,
+    /// White's Elo advantage, with its 95% interval from the pairs (none
+    /// when infinite: every game won, or every game lost).
+    pub elo: Option<f64>,
+    /// Lower end of the interval (may be -inf, written as null).
+    pub elo_lower: Option<f64>,
+    /// Upper end of the interval (may be +inf, written as null).
+    pub elo_upper: Option<f64>,
+    /// Share of games drawn.
+    pub draw_rate: f64,
+    /// Mean length of the games, in plies from the line's position.
+    pub mean_plies: f64,
+    /// How White's wins came about (termination text and count).
+    pub white_wins_by: BTreeMap<String, u64>,
+    /// How Black's wins came about.
+    pub black_wins_by: BTreeMap<String, u64>,
+    /// How the draws came about.
+    pub draws_by: BTreeMap<String, u64>,
+    /// Wall time the line took (search and games), in seconds.
+    pub seconds: f64,
+}
+
+impl LineResult {
+    /// Checks the counts agree with each other (a results file may have been
+    /// edited or damaged).
+    pub fn consistent(&self) -> Result<(), String> {
+        let sum = self.white_wins + self.draws + self.black_wins;
+        if sum != self.games {
+            return Err(format!(
+                "line {}: {} wins + {} draws + {} losses is not {} games",
+                self.line, self.white_wins, self.draws, self.black_wins, self.games
+            ));
+        }
+        if 2 * self.pairs.iter().sum::<u64>() != self.games {
+            return Err(format!(
+                "line {}: {:?} pairs do not make {} games",
+                self.line, self.pairs, self.games
+            ));
+        }
+        let by = |m: &BTreeMap<String, u64>| m.values().sum::<u64>();
+        if by(&self.white_wins_by) != self.white_wins
+            || by(&self.black_wins_by) != self.black_wins
+            || by(&self.draws_by) != self.draws
+        {
+            return Err(format!(
+                "line {}: the reasons do not add up to the results",
+                self.line
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One finished game, from White's side.
+struct Played {
+    result: GameResult,
+    plies: usize,
+    reason: String,
+}
+
+/// Measures one line: the deep search, then the games.
+pub fn measure_line<G: EvalSource>(
+    line: &Line<G>,
+    cfg: &AtlasConfig,
+    pool: &rayon::ThreadPool,
+) -> Result<LineResult, String>
+where
+    engine::eval::Material: engine::eval::Evaluator<G>,
+{
+    let clock = std::time::Instant::now();
+    let search = deep_search(line, cfg);
+    let spec = cfg.engine_spec()?;
+    let pairs = cfg.games.div_ceil(2);
+    // Game 2p has the first instance as White, game 2p + 1 the second; the
+    // instances are the same engine, so only the colours swap.
+    let played: Vec<Result<Played, String>> = pool.install(|| {
+        use rayon::prelude::*;
+        (0..2 * pairs)
+            .into_par_iter()
+            .map(|g| play_one(line, &spec, cfg, g as u64))
+            .collect()
+    });
+    let played: Vec<Played> = played.into_iter().collect::<Result<_, _>>()?;
+    let mut r = summarise(line, search, &played);
+    r.seconds = clock.elapsed().as_secs_f64();
+    Ok(r)
+}
+
+/// The deep search of the line's position, with the score turned to White's.
+fn deep_search<G: EvalSource>(line: &Line<G>, cfg: &AtlasConfig) -> SearchFigures {
+    let mut engine = Engine::<G>::new(cfg.hash, 1);
+    let eval = G::default_eval();
+    let input = SearchInput::new(line.position, Limits::depth(cfg.search_depth));
+    let result = engine.search(eval.as_ref(), &input, |_| {});
+    let mut pos = line.position;
+    let mut pv = Vec::new();
+    for mv in &result.pv {
+        pv.push(pos.move_text(mv));
+        pos = pos.play(mv);
+    }
+    let raw = result.score.internal();
+    SearchFigures {
+        depth: result.depth,
+        score: if line.position.side_to_move() == Color::White {
+            raw
+        } else {
+            -raw
+        },
+        score_text: result.score.to_string(),
+        pv,
+        nodes: result.nodes,
+    }
+}
+
+/// Plays game `g` of a line.
+fn play_one<G: EvalSource>(
+    line: &Line<G>,
+    spec: &EngineSpec,
+    cfg: &AtlasConfig,
+    g: u64,
+) -> Result<Played, String>
+where
+    engine::eval::Material: engine::eval::Evaluator<G>,
+{
+    let mut first = make_player::<G>(spec, 2 * g, None)?;
+    let mut second = make_player::<G>(spec, 2 * g + 1, None)?;
+    let players: [&mut dyn selfplay::player::Player<G>; 2] = if g.is_multiple_of(2) {
+        [first.as_mut(), second.as_mut()]
+    } else {
+        [second.as_mut(), first.as_mut()]
+    };
+    let done = play_game(line.position, players, &cfg.adjudication, None);
+    let result = match done.outcome {
+        Outcome::Win(Color::White) => GameResult::Win,
+        Outcome::Win(Color::Black) => GameResult::Loss,
+        Outcome::Draw => GameResult::Draw,
+    };
+    Ok(Played {
+        result,
+        plies: done.record.len(),
+        reason: done.reason,
+    })
+}
+
+/// Counts and estimates from a line's games.
+fn summarise<G: Game>(line: &Line<G>, search: SearchFigures, played: &[Played]) -> LineResult {
+    let mut penta = Pentanomial::default();
+    for pair in played.chunks(2) {
+        if let [a, b] = pair {
+            penta.add_pair(a.result, b.result);
+        }
+    }
+    let e = penta.estimates();
+    let count = |r: GameResult| played.iter().filter(|p| p.result == r).count() as u64;
+    let reasons = |r: GameResult| {
+        let mut m = BTreeMap::new();
+        for p in played.iter().filter(|p| p.result == r) {
+            *m.entry(p.reason.clone()).or_insert(0) += 1;
+        }
+        m
+    };
+    let games = played.len() as u64;
+    let finite = |x: f64| x.is_finite().then_some(x);
+    LineResult {
+        line: line.key(),
+        plies: line.moves.len(),
+        position: line.position.to_text(),
+        search,
+        games,
+        white_wins: count(GameResult::Win),
+        draws: count(GameResult::Draw),
+        black_wins: count(GameResult::Loss),
+        pairs: penta.counts,
+        score: e.score,
+        elo: finite(e.elo.value),
+        elo_lower: finite(e.elo.lower),
+        elo_upper: finite(e.elo.upper),
+        draw_rate: count(GameResult::Draw) as f64 / games.max(1) as f64,
+        mean_plies: played.iter().map(|p| p.plies as f64).sum::<f64>() / games.max(1) as f64,
+        white_wins_by: reasons(GameResult::Win),
+        black_wins_by: reasons(GameResult::Loss),
+        draws_by: reasons(GameResult::Draw),
+        seconds: 0.0,
+    }
+}
+
+/// Reads every results file (`lines*.jsonl`) of a folder: the lines measured
+/// so far, by line text. A line measured twice (by two shards given the same
+/// number, say) is an error, and so is a damaged line; a last line cut short
+/// by a kill is left out (it will be measured again).
+pub fn read_results(dir: &Path) -> Result<BTreeMap<String, LineResult>, String> {
+    let mut out = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("lines") && n.ends_with(".jsonl"))
+        })
+        .collect();
+    files.sort();
+    for file in files {
+        read_file(&file, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Adds one results file's lines to `out`.
+fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), String> {
+    let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let text: Vec<String> = std::io::BufReader::new(f)
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let last = text.len();
+    for (i, raw) in text.iter().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let r: LineResult = match serde_json::from_str(raw) {
+            Ok(r) => r,
+            // A kill mid-write leaves at most the last line cut short.
+            Err(_) if i + 1 == last => continue,
+            Err(e) => return Err(format!("{} line {}: {e}", file.display(), i + 1)),
+        };
+        r.consistent()
+            .map_err(|e| format!("{} line {}: {e}", file.display(), i + 1))?;
+        if out.insert(r.line.clone(), r).is_some() {
+            return Err(format!(
+                "{} line {}: the line is measured twice in this folder",
+                file.display(),
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Appends one result to the results file and flushes it to disk.
+pub fn append_result(file: &Path, r: &LineResult) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("{}: {e}", file.display());
+    let text = serde_json::to_string(r).map_err(|e| e.to_string())?;
+    // A line cut short by a kill (never read as a result) is cut off first.
+    let keep = match std::fs::read(file) {
+        Ok(bytes) => bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(io(e)),
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(io)?;
+    if f.metadata().map_err(io)?.len() != keep as u64 {
+        f.set_len(keep as u64).map_err(io)?;
+    }
+    f.write_all(format!("{text}\n").as_bytes()).map_err(io)?;
+    f.sync_data().map_err(io)
+}
+
+/// The lines this run (or shard) still has to measure.
+pub fn todo<G: Game>(
+    cfg: &AtlasConfig,
+    done: &BTreeMap<String, LineResult>,
+) -> Vec<(usize, Line<G>)> {
+    let seen: HashSet<&str> = done.keys().map(String::as_str).collect();
+    lines::<G>(cfg.plies)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| cfg.shard.is_none_or(|(k, n)| i % n == k - 1))
+        .filter(|(_, l)| !seen.contains(l.key().as_str()))
+        .collect()
+}

@@ -1,0 +1,238 @@
+//! The opening atlas at small settings: every line once, consistent numbers,
+//! resume, shards, damaged files refused.
+
+use engine::{bashnya, bushka, Game, MoveList};
+use research::atlas::{self, AtlasConfig, LineResult};
+use std::collections::BTreeSet;
+
+/// A quick configuration: one ply, two games a line at depth 1.
+fn quick(plies: usize) -> AtlasConfig {
+    AtlasConfig {
+        plies,
+        search_depth: 3,
+        movetime: None,
+        game_depth: Some(1),
+        games: 2,
+        concurrency: 2,
+        hash: engine::tt::HashSize::MIN,
+        ..AtlasConfig::default()
+    }
+}
+
+fn pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_lines_are_every_opening_once() {
+    let one = atlas::lines::<bushka::Position>(1);
+    assert_eq!(one.len(), 24, "Bushka's first moves");
+    let two = atlas::lines::<bushka::Position>(2);
+    let mut list = MoveList::new();
+    let replies: usize = one
+        .iter()
+        .map(|l| {
+            l.position.generate(&mut list);
+            list.len()
+        })
+        .sum();
+    assert_eq!(replies, 576);
+    assert_eq!(two.len(), 24 + 576);
+    let keys: BTreeSet<String> = two.iter().map(atlas::Line::key).collect();
+    assert_eq!(keys.len(), two.len(), "a line listed twice");
+    assert_eq!(atlas::lines::<bashnya::Position>(1).len(), 7);
+    assert_eq!(atlas::lines::<bashnya::Position>(2).len(), 7 + 49);
+    // Each line's position is the start with its moves played.
+    for l in two.iter().take(40) {
+        let mut pos = bushka::Position::start();
+        for m in &l.moves {
+            let mv = pos.parse_move(m).unwrap();
+            pos = pos.play(&mv);
+        }
+        assert_eq!(pos.to_text(), l.position.to_text());
+    }
+}
+
+#[test]
+fn a_small_atlas_lists_every_first_move_once_with_consistent_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = quick(1);
+    cfg.check().unwrap();
+    let file = cfg.results_file(dir.path());
+    let pool = pool();
+    for (_, line) in atlas::todo::<bashnya::Position>(&cfg, &Default::default()) {
+        let r = atlas::measure_line(&line, &cfg, &pool).unwrap();
+        atlas::append_result(&file, &r).unwrap();
+    }
+    let results = atlas::read_results(dir.path()).unwrap();
+    assert_eq!(results.len(), 7);
+    for r in results.values() {
+        r.consistent().unwrap();
+        assert_eq!(r.games, 2);
+        assert_eq!(r.plies, 1);
+        assert!(r.search.depth >= 1 && !r.search.pv.is_empty(), "{r:?}");
+        let points = r.white_wins as f64 + r.draws as f64 / 2.0;
+        assert!((r.score - points / r.games as f64).abs() < 1e-9);
+        assert!((r.draw_rate - r.draws as f64 / 2.0).abs() < 1e-9);
+    }
+    let built = research::report::build("bashnya", 1, "test", 7, &results);
+    let firsts: Vec<&str> = built.first_moves.iter().map(|f| f.line.as_str()).collect();
+    let unique: BTreeSet<&str> = firsts.iter().copied().collect();
+    assert_eq!(firsts.len(), 7);
+    assert_eq!(unique.len(), 7);
+    let ranks: Vec<usize> = built.first_moves.iter().map(|f| f.rank).collect();
+    assert_eq!(ranks, (1..=7).collect::<Vec<_>>());
+    // Ranked best for White first.
+    for w in built.first_moves.windows(2) {
+        assert!(w[0].result.score >= w[1].result.score);
+    }
+    for f in &built.first_moves {
+        assert_eq!(f.verdict, research::report::verdict(&f.result));
+    }
+    let md = research::report::markdown(&built, Some("atlas.png"), &[]);
+    for m in &firsts {
+        assert!(
+            md.contains(&format!("`{m}`")),
+            "{m} missing from the report"
+        );
+    }
+    let png = research::chart::first_moves_png("bashnya", &built.first_moves).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let json = serde_json::to_value(&built).unwrap();
+    assert_eq!(json["first_moves"].as_array().unwrap().len(), 7);
+}
+
+/// A made-up result for a line (the numbers agree with each other).
+fn fake(line: &str) -> LineResult {
+    LineResult {
+        line: line.into(),
+        plies: line.split(' ').count(),
+        position: "W:".into(),
+        search: atlas::SearchFigures {
+            depth: 1,
+            score: 0,
+            score_text: "0".into(),
+            pv: vec![],
+            nodes: 1,
+        },
+        games: 2,
+        white_wins: 1,
+        draws: 1,
+        black_wins: 0,
+        pairs: [0, 0, 0, 1, 0],
+        score: 0.75,
+        elo: Some(190.8),
+        elo_lower: None,
+        elo_upper: None,
+        draw_rate: 0.5,
+        mean_plies: 10.0,
+        white_wins_by: [("no moves".to_string(), 1)].into(),
+        black_wins_by: Default::default(),
+        draws_by: [("repetition".to_string(), 1)].into(),
+        seconds: 0.1,
+    }
+}
+
+#[test]
+fn a_run_resumes_where_it_stopped_and_shards_split_the_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = quick(2);
+    let all = atlas::lines::<bashnya::Position>(2);
+    let file = cfg.results_file(dir.path());
+    for l in all.iter().take(5) {
+        atlas::append_result(&file, &fake(&l.key())).unwrap();
+    }
+    // A kill mid-write leaves half a line: dropped on reading, cut on writing.
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("{\"line\": \"c3-");
+    std::fs::write(&file, &text).unwrap();
+    let done = atlas::read_results(dir.path()).unwrap();
+    assert_eq!(done.len(), 5);
+    let todo = atlas::todo::<bashnya::Position>(&cfg, &done);
+    assert_eq!(todo.len(), all.len() - 5);
+    atlas::append_result(&file, &fake(&todo[0].1.key())).unwrap();
+    assert_eq!(atlas::read_results(dir.path()).unwrap().len(), 6);
+    // Shards: disjoint, and together every line.
+    let mut seen = BTreeSet::new();
+    for k in 1..=3 {
+        let shard = AtlasConfig {
+            shard: Some((k, 3)),
+            ..quick(2)
+        };
+        for (_, l) in atlas::todo::<bashnya::Position>(&shard, &Default::default()) {
+            assert!(seen.insert(l.key()), "{} in two shards", l.key());
+        }
+    }
+    assert_eq!(seen.len(), all.len());
+}
+
+#[test]
+fn damaged_or_doubled_results_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("lines-1-of-2.jsonl");
+    let b = dir.path().join("lines-2-of-2.jsonl");
+    atlas::append_result(&a, &fake("c3-d4")).unwrap();
+    atlas::append_result(&b, &fake("c3-d4")).unwrap();
+    let err = atlas::read_results(dir.path()).unwrap_err();
+    assert!(err.contains("measured twice"), "{err}");
+    std::fs::remove_file(&b).unwrap();
+    let mut bad = fake("a3-b4");
+    bad.games = 3;
+    atlas::append_result(&b, &bad).unwrap();
+    atlas::append_result(&b, &fake("e3-f4")).unwrap();
+    let err = atlas::read_results(dir.path()).unwrap_err();
+    assert!(
+        err.contains("lines-2-of-2.jsonl line 1") && err.contains("a3-b4"),
+        "{err}"
+    );
+    std::fs::write(&b, "not json\n{}\n").unwrap();
+    let err = atlas::read_results(dir.path()).unwrap_err();
+    assert!(err.contains("lines-2-of-2.jsonl line 1"), "{err}");
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    for (cfg, word) in [
+        (
+            AtlasConfig {
+                plies: 0,
+                ..quick(1)
+            },
+            "--plies",
+        ),
+        (
+            AtlasConfig {
+                games: 0,
+                ..quick(1)
+            },
+            "--games",
+        ),
+        (
+            AtlasConfig {
+                search_depth: 0,
+                ..quick(1)
+            },
+            "--search-depth",
+        ),
+        (
+            AtlasConfig {
+                shard: Some((3, 2)),
+                ..quick(1)
+            },
+            "--shard",
+        ),
+        (
+            AtlasConfig {
+                movetime: Some(10),
+                ..quick(1)
+            },
+            "not both",
+        ),
+    ] {
+        let err = cfg.check().unwrap_err();
+        assert!(err.contains(word), "{err}");
+    }
+}

@@ -1,0 +1,3 @@
+//! The research crate's tests, one binary.
+
+mod atlas;

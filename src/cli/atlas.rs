@@ -1,0 +1,230 @@
+//! `atlas`: every opening line measured, ranked and classified (the
+//! research crate's atlas), with a progress bar, resumable and shardable.
+
+use anyhow::{anyhow, Context, Result};
+use engine::eval::{EvalSource, Evaluator, Material};
+use engine::tt::HashSize;
+use engine::{with_game, GameKind};
+use research::atlas::{self, AtlasConfig};
+use std::path::{Path, PathBuf};
+
+/// Options of `bushka atlas`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AtlasArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// Longest opening line, in plies (1 to 3); every shorter line is measured too.
+    #[arg(long, default_value_t = 2)]
+    pub plies: usize,
+    /// Time per move of the games from each line, in milliseconds.
+    #[arg(long, conflicts_with = "game_depth")]
+    pub movetime: Option<u64>,
+    /// Depth per move of the games instead of a move time (games at a fixed
+    /// depth repeat within a pair: for quick checks).
+    #[arg(long)]
+    pub game_depth: Option<u32>,
+    /// Games per line, in colour-swapped pairs (odd numbers round up).
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Depth of the deep search of each line's position.
+    #[arg(long, default_value_t = 10)]
+    pub search_depth: u32,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Table size of each engine, in MiB.
+    #[arg(long, default_value_t = HashSize::fixed(16))]
+    pub hash: HashSize,
+    /// Measure only the lines of shard K of N (`K/N`); shards share the folder.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// The folder of results and report (created; a run over a folder that
+    /// holds results goes on from them).
+    #[arg(long, default_value = "atlas")]
+    pub out: PathBuf,
+    /// Only write the report from the results already in the folder.
+    #[arg(long)]
+    pub report_only: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `K/N` with `1 <= K <= N`.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("'{text}': expected K/N, such as 1/4"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}': K is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}': N is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("'{text}': expected 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+/// `bushka atlas`.
+pub fn atlas(args: &AtlasArgs) -> Result<()> {
+    with_game!(args.game, G => run::<G>(args))
+}
+
+/// The configuration the options describe.
+fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
+    let cfg = AtlasConfig {
+        plies: args.plies,
+        search_depth: args.search_depth,
+        movetime: match (args.movetime, args.game_depth) {
+            (None, None) => Some(40),
+            (m, _) => m,
+        },
+        game_depth: args.game_depth,
+        games: args.games,
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        hash: args.hash,
+        shard: args.shard,
+        ..AtlasConfig::default()
+    };
+    cfg.check().map_err(|e| anyhow!(e))?;
+    if cfg.concurrency == 0 {
+        return Err(anyhow!("--concurrency 0: expected at least 1"));
+    }
+    Ok(cfg)
+}
+
+/// Measures what is left, then writes the report.
+fn run<G: EvalSource>(args: &AtlasArgs) -> Result<()>
+where
+    Material: Evaluator<G>,
+{
+    let cfg = config(args)?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let done = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
+    check_settings(&args.out, &settings(args, &cfg))?;
+    if !args.report_only {
+        measure::<G>(args, &cfg, &done)?;
+    }
+    write_report::<G>(args, &cfg)
+}
+
+/// The settings as the report states them (the shard left out: shards of
+/// one run share them).
+fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
+    let games = match (cfg.movetime, cfg.game_depth) {
+        (Some(ms), _) => format!("--movetime {ms}"),
+        (None, Some(d)) => format!("--game-depth {d}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "bushka atlas --game {} --plies {} {games} --games {} --search-depth {} --hash {}",
+        args.game.name(),
+        cfg.plies,
+        cfg.games,
+        cfg.search_depth,
+        cfg.hash
+    )
+}
+
+/// Refuses to mix results of other settings into a folder: the first run
+/// writes its settings to `settings.txt`, later runs must match them.
+fn check_settings(dir: &Path, settings: &str) -> Result<()> {
+    let file = dir.join("settings.txt");
+    match std::fs::read_to_string(&file) {
+        Ok(old) if old.trim() == settings => Ok(()),
+        Ok(old) => Err(anyhow!(
+            "{} holds results of other settings ({}); use another --out",
+            dir.display(),
+            old.trim()
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            engine::files::write_atomic(&file, format!("{settings}\n").as_bytes())
+                .with_context(|| format!("writing {}", file.display()))
+        }
+        Err(e) => Err(anyhow!("{}: {e}", file.display())),
+    }
+}
+
+/// Measures the lines not yet in the folder, appending each as it ends.
+fn measure<G: EvalSource>(
+    args: &AtlasArgs,
+    cfg: &AtlasConfig,
+    done: &std::collections::BTreeMap<String, atlas::LineResult>,
+) -> Result<()>
+where
+    Material: Evaluator<G>,
+{
+    let todo = atlas::todo::<G>(cfg, done);
+    let file = cfg.results_file(&args.out);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.concurrency)
+        .build()
+        .context("starting the game threads")?;
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(todo.len() as u64)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "lines {pos}/{len} {wide_bar} {msg} [{elapsed_precise}<{eta_precise}]",
+    ) {
+        bar.set_style(style);
+    }
+    for (_, line) in &todo {
+        bar.set_message(line.key());
+        let r = atlas::measure_line::<G>(line, cfg, &pool).map_err(|e| anyhow!(e))?;
+        atlas::append_result(&file, &r).map_err(|e| anyhow!(e))?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// Writes atlas.json, atlas.md and atlas.png from every result in the folder.
+fn write_report<G: EvalSource>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()> {
+    let results = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
+    let expected = atlas::lines::<G>(cfg.plies).len();
+    let built = research::report::build(
+        args.game.name(),
+        cfg.plies,
+        &settings(args, cfg),
+        expected,
+        &results,
+    );
+    let json = serde_json::to_string_pretty(&built).context("writing the atlas as JSON")?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = args.out.join(name);
+        engine::files::write_atomic(&path, bytes)
+            .with_context(|| format!("writing {}", path.display()))
+    };
+    write("atlas.json", json.as_bytes())?;
+    let chart = match research::chart::first_moves_png(args.game.name(), &built.first_moves) {
+        Ok(png) => {
+            write("atlas.png", &png)?;
+            Some("atlas.png")
+        }
+        Err(e) => {
+            eprintln!("warning: no chart: {e}");
+            None
+        }
+    };
+    write(
+        "atlas.md",
+        research::report::markdown(&built, chart, &[]).as_bytes(),
+    )?;
+    outln!(
+        "{} of {} lines measured; wrote {}",
+        built.lines_measured,
+        expected,
+        args.out.join("atlas.md").display()
+    );
+    Ok(())
+}

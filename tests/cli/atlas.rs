@@ -1,0 +1,85 @@
+//! `bushka atlas` at small settings: the report's files, a resumed run that
+//! measures nothing twice, settings that do not match the folder, bad options.
+
+use std::process::{Command, Output};
+
+fn bushka(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .expect("run bushka")
+}
+
+const QUICK: &[&str] = &[
+    "atlas",
+    "--game",
+    "bashnya",
+    "--plies",
+    "1",
+    "--game-depth",
+    "1",
+    "--games",
+    "2",
+    "--search-depth",
+    "3",
+    "--hash",
+    "1",
+    "--quiet",
+];
+
+#[test]
+fn atlas_writes_its_report_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a");
+    let out_s = out.to_str().unwrap();
+    let mut args = QUICK.to_vec();
+    args.extend(["--out", out_s]);
+    let o = bushka(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("7 of 7 lines measured"));
+    for f in [
+        "atlas.md",
+        "atlas.json",
+        "atlas.png",
+        "lines.jsonl",
+        "settings.txt",
+    ] {
+        assert!(out.join(f).exists(), "{f} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("atlas.json")).unwrap()).unwrap();
+    assert_eq!(json["first_moves"].as_array().unwrap().len(), 7);
+    let before = std::fs::read_to_string(out.join("lines.jsonl")).unwrap();
+    // Run again: nothing is left to measure, nothing is added.
+    let o = bushka(&args);
+    assert!(o.status.success());
+    assert_eq!(
+        std::fs::read_to_string(out.join("lines.jsonl")).unwrap(),
+        before
+    );
+    // Other settings into the same folder are refused.
+    let mut other = args.clone();
+    other[8] = "4";
+    let o = bushka(&other);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("other settings"), "{err}");
+}
+
+#[test]
+fn atlas_refuses_bad_options_in_one_line() {
+    for (extra, word) in [
+        (vec!["--plies", "0"], "--plies"),
+        (vec!["--shard", "5/4"], "5/4"),
+        (vec!["--shard", "x"], "K/N"),
+    ] {
+        let mut args = vec!["atlas", "--out", "/nonexistent-atlas-dir/x"];
+        args.extend(extra);
+        let o = bushka(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(word), "{err}");
+    }
+}
