@@ -16,6 +16,7 @@ mod bench;
 mod play;
 mod rules;
 mod selfplay;
+mod tactics;
 mod tb;
 mod tune;
 
@@ -84,6 +85,11 @@ enum Command {
     Tune(Box<tune::TuneArgs>),
     /// Measure every opening line by a deep search and by self-play; rank and classify them.
     Atlas(Box<atlas::AtlasArgs>),
+    /// Combinations: mine them from games into a problem set, or solve a problem set.
+    Tactics {
+        #[command(subcommand)]
+        command: tactics::TacticsCommand,
+    },
     /// Endgame tablebases (Bushka): build, probe, statistics.
     Tb {
         #[command(subcommand)]
@@ -169,6 +175,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         } => selfplay::pdn_check(&file, game),
         Command::Tune(args) => tune::tune(&args),
         Command::Atlas(args) => atlas::atlas(&args),
+        Command::Tactics { command } => tactics::tactics(&command),
         Command::Tb { command } => tb::tb(&command),
         Command::Hub => {
             let out: engine::hub::Output =

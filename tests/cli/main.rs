@@ -6,4 +6,5 @@ mod atlas;
 mod cli;
 mod hub;
 mod selfplay;
+mod tactics;
 mod tb;

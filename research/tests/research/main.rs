@@ -1,3 +1,4 @@
 //! The research crate's tests, one binary.
 
 mod atlas;
+mod tactics;

@@ -1,0 +1,412 @@
+//! The inventory of tactics: positions of real games where the side to move
+//! has a forced gain that a shallow look does not see.
+//!
+//! A position is a **tactic** when all of these hold:
+//!
+//! 1. The deep search (the engine, `deep` plies with its quiescence) finds a
+//!    line that gains at least `min_gain` centi-men of material by its end
+//!    (material counted as the `material` baseline counts it), or wins.
+//! 2. The line begins with a **sacrifice** (the opponent captures at once)
+//!    or a **quiet move** (no capture) — a capture that wins by itself is
+//!    no combination.
+//! 3. A **shallow look** (`shallow` plies, full width, the static
+//!    evaluation at the leaves, no capture extension) prefers another move:
+//!    the combination lies beyond its horizon.
+//! 4. A **verifying** search (`verify` plies) still plays the same first move
+//!    and still gains at least `min_gain` (or wins).
+//!
+//! Found positions are de-duplicated by position and classified by motif
+//! ([`Motifs`]); each is stored with its solution line.
+
+use engine::eval::{EvalSource, Evaluator, Material};
+use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::tt::HashSize;
+use engine::{bashnya, bushka, Color, Game, MoveList};
+use serde::{Deserialize, Serialize};
+
+/// What counts as a tactic, and how hard to look.
+#[derive(Clone, Debug)]
+pub struct MineConfig {
+    /// Plies of the shallow look (full width, static evaluation at the leaves).
+    pub shallow: u32,
+    /// Depth of the deep search.
+    pub deep: u32,
+    /// Depth of the verifying search.
+    pub verify: u32,
+    /// Least material gain, in centi-men (a man is 100).
+    pub min_gain: i32,
+    /// Table size of the searches.
+    pub hash: HashSize,
+}
+
+impl Default for MineConfig {
+    fn default() -> Self {
+        MineConfig {
+            shallow: 2,
+            deep: 8,
+            verify: 10,
+            min_gain: 100,
+            hash: HashSize::fixed(16),
+        }
+    }
+}
+
+impl MineConfig {
+    /// Refuses settings that cannot be run, naming the option.
+    pub fn check(&self) -> Result<(), String> {
+        if self.shallow == 0 || self.shallow > 6 {
+            return Err(format!("--shallow {}: expected 1 to 6", self.shallow));
+        }
+        if self.deep <= self.shallow || self.deep > 30 {
+            return Err(format!(
+                "--deep {}: expected more than --shallow and at most 30",
+                self.deep
+            ));
+        }
+        if self.verify < self.deep || self.verify > 32 {
+            return Err(format!(
+                "--verify {}: expected at least --deep and at most 32",
+                self.verify
+            ));
+        }
+        if self.min_gain <= 0 {
+            return Err(format!("--min-gain {}: expected above 0", self.min_gain));
+        }
+        Ok(())
+    }
+}
+
+/// One tactic: the problem and its solution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tactic {
+    /// The position (position text), the solver to move.
+    pub position: String,
+    /// The solution line from the deep search, in notation (solver's first).
+    pub solution: Vec<String>,
+    /// `sacrifice` or `quiet move`: how the line begins.
+    pub first_move_kind: String,
+    /// The motif ([`Motifs`]).
+    pub motif: String,
+    /// Material gained by the line's end, in centi-men (`None` when it wins
+    /// the game).
+    pub gain: Option<i32>,
+    /// The move the shallow look prefers.
+    pub shallow_move: String,
+    /// The verifying search's score, as the engine prints it.
+    pub score: String,
+    /// Where it was found: the game's index in its file (from 1) and ply.
+    pub source: String,
+}
+
+impl Tactic {
+    /// The problem-set line: `position<TAB>solution<TAB>motif<TAB>gain`
+    /// (gain `win` or centi-men).
+    pub fn problem_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.position,
+            self.solution.join(" "),
+            self.motif,
+            self.gain
+                .map_or_else(|| "win".to_string(), |g| g.to_string())
+        )
+    }
+}
+
+/// Motifs by game: how a combination's line is named.
+pub trait Motifs: Game {
+    /// The motif of the solution line `line` played from `pos`.
+    fn motif(pos: &Self, line: &[Self::Move]) -> &'static str;
+}
+
+/// Material of `pos` from `side`'s view.
+fn material<G: Game>(pos: &G, side: Color) -> i32
+where
+    Material: Evaluator<G>,
+{
+    let m = Material::default().evaluate(pos);
+    if pos.side_to_move() == side {
+        m
+    } else {
+        -m
+    }
+}
+
+/// A plain alpha-beta of `depth` plies with the static evaluation at the
+/// leaves and no capture extension: the shallow look. Returns the best move
+/// and its score for the side to move.
+pub fn shallow_best<G: Game>(
+    pos: &G,
+    depth: u32,
+    eval: &dyn Evaluator<G>,
+) -> Option<(G::Move, i32)> {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let mut best: Option<(G::Move, i32)> = None;
+    let mut alpha = -i32::MAX;
+    for mv in &list {
+        let s = -negamax(&pos.play(mv), depth - 1, -i32::MAX, -alpha, eval);
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((*mv, s));
+            alpha = alpha.max(s);
+        }
+    }
+    best
+}
+
+/// Score of a lost position for the side to move.
+const LOST: i32 = 1_000_000;
+
+fn negamax<G: Game>(
+    pos: &G,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    eval: &dyn Evaluator<G>,
+) -> i32 {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    if list.is_empty() {
+        return -LOST;
+    }
+    if depth == 0 {
+        return eval.evaluate(pos);
+    }
+    let mut best = -i32::MAX;
+    for mv in &list {
+        let s = -negamax(&pos.play(mv), depth - 1, -beta, -alpha, eval);
+        best = best.max(s);
+        alpha = alpha.max(s);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The engine's search of `pos` to `depth`: its line and score.
+fn search<G: EvalSource>(
+    engine: &mut Engine<G>,
+    eval: &dyn Evaluator<G>,
+    pos: &G,
+    depth: u32,
+) -> (Vec<G::Move>, Score) {
+    engine.clear();
+    let r = engine.search(eval, &SearchInput::new(*pos, Limits::depth(depth)), |_| {});
+    (r.pv, r.score)
+}
+
+/// What a line gains: material at its end less material now, from the
+/// solver's view, or `None` when the line wins the game.
+fn gain_of<G: Game>(pos: &G, line: &[G::Move], score: Score) -> Option<i32>
+where
+    Material: Evaluator<G>,
+{
+    if is_win(score) {
+        return None;
+    }
+    let side = pos.side_to_move();
+    let mut end = *pos;
+    for mv in line {
+        end = end.play(mv);
+    }
+    Some(material(&end, side) - material(pos, side))
+}
+
+/// Whether a search score is a found win.
+fn is_win(score: Score) -> bool {
+    matches!(score, Score::Win(_))
+}
+
+/// Looks for a tactic in one position; `source` says where it is from.
+pub fn mine_position<G: EvalSource + Motifs>(
+    pos: &G,
+    cfg: &MineConfig,
+    engine: &mut Engine<G>,
+    eval: &dyn Evaluator<G>,
+    source: &str,
+) -> Option<Tactic>
+where
+    Material: Evaluator<G>,
+{
+    let (line, score) = search(engine, eval, pos, cfg.deep);
+    let first = *line.first()?;
+    let gain = gain_of(pos, &line, score);
+    if gain.is_some_and(|g| g < cfg.min_gain) && !is_win(score) {
+        return None;
+    }
+    let after = pos.play(&first);
+    let kind = if !G::is_capture(&first) {
+        if after.must_capture() {
+            "sacrifice"
+        } else {
+            "quiet move"
+        }
+    } else {
+        return None;
+    };
+    let (shallow, _) = shallow_best(pos, cfg.shallow, eval)?;
+    if shallow == first {
+        return None;
+    }
+    let (vline, vscore) = search(engine, eval, pos, cfg.verify);
+    if vline.first() != Some(&first) {
+        return None;
+    }
+    let vgain = gain_of(pos, &vline, vscore);
+    if vgain.is_some_and(|g| g < cfg.min_gain) && !is_win(vscore) {
+        return None;
+    }
+    let solution = notation(pos, &vline);
+    Some(Tactic {
+        position: pos.to_text(),
+        solution,
+        first_move_kind: kind.to_string(),
+        motif: G::motif(pos, &vline).to_string(),
+        gain: if is_win(vscore) { None } else { vgain },
+        shallow_move: pos.move_text(&shallow),
+        score: vscore.to_string(),
+        source: source.to_string(),
+    })
+}
+
+/// A line in notation.
+fn notation<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = *pos;
+    line.iter()
+        .map(|mv| {
+            let t = p.move_text(mv);
+            p = p.play(mv);
+            t
+        })
+        .collect()
+}
+
+/// The solver's moves of a line (every other move from the first), each
+/// with the position it is played from.
+fn solver_moves<G: Game>(pos: &G, line: &[G::Move]) -> Vec<(G, G::Move)> {
+    let mut p = *pos;
+    let mut out = Vec::new();
+    for (i, mv) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            out.push((p, *mv));
+        }
+        p = p.play(mv);
+    }
+    out
+}
+
+impl Motifs for bushka::Position {
+    /// In order: a **T-strike** (the first move leaves the opponent only
+    /// captures, at least two of them); **a man given to open a line** (a
+    /// sacrifice, then the solver's largest capture is linear); a **linear
+    /// capture**; a **piece-capture chain** (the largest capture takes two or
+    /// more in steps); else a **quiet build-up**.
+    fn motif(pos: &Self, line: &[Self::Move]) -> &'static str {
+        let Some(first) = line.first() else {
+            return "quiet build-up";
+        };
+        let after = pos.play(first);
+        let mut list = MoveList::new();
+        after.generate(&mut list);
+        if after.must_capture() && list.len() >= 2 {
+            return "T-strike";
+        }
+        let biggest = solver_moves(pos, line)
+            .into_iter()
+            .filter(|(_, mv)| Self::is_capture(mv))
+            .max_by_key(|(_, mv)| Self::captured_count(mv));
+        let Some((from, mv)) = biggest else {
+            return "quiet build-up";
+        };
+        let text = from.move_text(&mv);
+        let linear = !text.ends_with('x') && !text.contains("x(");
+        match (linear, after.must_capture()) {
+            (true, true) => "a man given to open a line",
+            (true, false) => "linear capture",
+            (false, _) if Self::captured_count(&mv) >= 2 => "piece-capture chain",
+            _ => "quiet build-up",
+        }
+    }
+}
+
+impl Motifs for bashnya::Position {
+    /// In order: **prisoners freed** (a solver's capture leaves the solver
+    /// more columns than before it: a taken column's prisoners come free);
+    /// a **king's long route** (a king's capture of three or more jumps); a
+    /// **column recaptured** (the opponent's capture answered by a capture);
+    /// else a **forcing sequence**.
+    fn motif(pos: &Self, line: &[Self::Move]) -> &'static str {
+        let solver = pos.side();
+        let columns = |p: &Self| p.columns_of(solver).count_ones();
+        let mine = solver_moves(pos, line);
+        for (from, mv) in &mine {
+            if mv.is_capture() && columns(&from.play(mv)) > columns(from) {
+                return "prisoners freed";
+            }
+        }
+        for (from, mv) in &mine {
+            let king = from
+                .column(mv.from())
+                .top()
+                .is_some_and(bashnya::Piece::is_king);
+            if king && mv.captures() >= 3 {
+                return "king's long route";
+            }
+        }
+        let mut last_was_their_capture = false;
+        for (i, mv) in line.iter().enumerate() {
+            let solver_move = i % 2 == 0;
+            if solver_move && last_was_their_capture && mv.is_capture() {
+                return "column recaptured";
+            }
+            last_was_their_capture = !solver_move && mv.is_capture();
+        }
+        "forcing sequence"
+    }
+}
+
+/// Every position of a game worth a look: the start and the position after
+/// each move, with where it is from (`game N ply P`).
+pub fn positions_of<G: Game>(replay: &selfplay::pdn::Replay<G>, game: usize) -> Vec<(String, G)> {
+    let mut out = Vec::with_capacity(replay.moves.len() + 1);
+    let mut p = replay.start;
+    out.push((format!("game {game} ply 0"), p));
+    for (i, mv) in replay.moves.iter().enumerate() {
+        p = p.play(mv);
+        out.push((format!("game {game} ply {}", i + 1), p));
+    }
+    out
+}
+
+/// Mines positions in parallel (one engine per worker thread), skipping
+/// repeated positions; `tick` is called once per position looked at. The
+/// tactics come back in the order of the positions.
+pub fn mine<G: EvalSource + Motifs>(
+    positions: &[(String, G)],
+    cfg: &MineConfig,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Tactic>
+where
+    Material: Evaluator<G>,
+{
+    use rayon::prelude::*;
+    let mut seen = std::collections::HashSet::new();
+    let unique: Vec<&(String, G)> = positions
+        .iter()
+        .filter(|(_, p)| seen.insert(Game::hash(p)))
+        .collect();
+    let eval = G::default_eval();
+    let found: Vec<Option<Tactic>> = unique
+        .par_iter()
+        .map_init(
+            || Engine::<G>::new(cfg.hash, 1),
+            |engine, (source, pos)| {
+                let t = mine_position(pos, cfg, engine, eval.as_ref(), source);
+                tick();
+                t
+            },
+        )
+        .collect();
+    found.into_iter().flatten().collect()
+}

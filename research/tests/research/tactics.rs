@@ -1,0 +1,126 @@
+//! The miner on the rules' worked examples (docs/rules.md 1.9) and on a
+//! game without tactics.
+
+use engine::bushka::Position;
+use engine::eval::EvalSource;
+use engine::search::Engine;
+use engine::tt::HashSize;
+use engine::Game;
+use research::tactics::{self, MineConfig};
+use selfplay::pdn::{replay, PdnReader};
+
+fn cfg() -> MineConfig {
+    MineConfig {
+        deep: 6,
+        verify: 8,
+        hash: HashSize::MIN,
+        ..MineConfig::default()
+    }
+}
+
+fn mine_one(text: &str) -> Option<tactics::Tactic> {
+    let pos = Position::parse_position(text).unwrap();
+    let mut engine = Engine::<Position>::new(HashSize::MIN, 1);
+    let eval = Position::default_eval();
+    tactics::mine_position(&pos, &cfg(), &mut engine, eval.as_ref(), "test")
+}
+
+#[test]
+fn the_t_strike_is_found_and_named() {
+    let t = mine_one("W:We4,f4:Bd4,e7").expect("the T-strike");
+    assert_eq!(t.solution[0], "e45");
+    assert_eq!(t.motif, "T-strike");
+    // e45 offers a man: Black must take it, one way or the other.
+    assert_eq!(t.first_move_kind, "sacrifice");
+    assert_eq!(t.gain, None, "it wins the game: {t:?}");
+    assert_ne!(t.shallow_move, "e45");
+}
+
+#[test]
+fn the_seven_men_combination_is_found_and_named() {
+    let t = mine_one("W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0").expect("the combination");
+    assert_eq!(t.solution[0], "dc3");
+    assert_eq!(&t.solution[..5], ["dc3", "c54x", "f34", "cxe4", "e1x3"]);
+    assert_eq!(t.first_move_kind, "sacrifice");
+    assert_eq!(t.motif, "a man given to open a line");
+    assert!(t.gain.is_none_or(|g| g >= 100), "{t:?}");
+    // The problem line reads back as the position and its solution.
+    let line = t.problem_line();
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(fields.len(), 4);
+    assert_eq!(
+        Position::parse_position(fields[0]).unwrap().to_text(),
+        t.position
+    );
+}
+
+/// A game from the start whose moves are the first legal move each time.
+fn quiet_game(plies: usize) -> String {
+    let mut pos = Position::start();
+    let mut list = engine::MoveList::new();
+    let mut text = String::new();
+    for ply in 0..plies {
+        pos.generate(&mut list);
+        let mv = list[0];
+        if ply % 2 == 0 {
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        text.push_str(&format!("{} ", pos.move_text(&mv)));
+        pos = pos.play(&mv);
+    }
+    text
+}
+
+#[test]
+fn mining_games_finds_the_combinations_and_nothing_in_a_quiet_game() {
+    let pdn = format!(
+        "[GameType \"bushka\"]\n[FEN \"W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0\"]\n[Result \"*\"]\n\n\
+         1. dc3 c54x 2. f34 cxe4 3. e1x3 *\n\n\
+         [GameType \"bushka\"]\n[FEN \"W:We4,f4:Bd4,e7\"]\n[Result \"1-0\"]\n\n1. e45 de4x 2. e5x 1-0\n\n\
+         [GameType \"bushka\"]\n[Result \"*\"]\n\n{}*\n",
+        quiet_game(6)
+    );
+    let mut positions = Vec::new();
+    for (i, record) in PdnReader::new(std::io::Cursor::new(pdn)).enumerate() {
+        let r = replay::<Position>(&record.unwrap()).unwrap();
+        positions.extend(tactics::positions_of(&r, i + 1));
+    }
+    assert_eq!(positions.len(), 6 + 4 + 7);
+    let found = tactics::mine(&positions, &cfg(), &|| {});
+    let sources: Vec<&str> = found.iter().map(|t| t.source.as_str()).collect();
+    assert!(sources.contains(&"game 1 ply 0"), "{found:?}");
+    assert!(sources.contains(&"game 2 ply 0"), "{found:?}");
+    assert!(
+        found.iter().all(|t| !t.source.starts_with("game 3")),
+        "a quiet opening holds no tactic: {found:?}"
+    );
+    let firsts: Vec<&str> = found.iter().map(|t| t.solution[0].as_str()).collect();
+    assert!(
+        firsts.contains(&"dc3") && firsts.contains(&"e45"),
+        "{firsts:?}"
+    );
+}
+
+#[test]
+fn bad_settings_are_refused() {
+    for (c, word) in [
+        (
+            MineConfig {
+                shallow: 0,
+                ..cfg()
+            },
+            "--shallow",
+        ),
+        (MineConfig { deep: 2, ..cfg() }, "--deep"),
+        (MineConfig { verify: 4, ..cfg() }, "--verify"),
+        (
+            MineConfig {
+                min_gain: 0,
+                ..cfg()
+            },
+            "--min-gain",
+        ),
+    ] {
+        assert!(c.check().unwrap_err().contains(word));
+    }
+}

@@ -1,0 +1,268 @@
+//! `tactics`: mine combinations from games into a problem set, and solve a
+//! problem set with the engine (the research crate's inventory of tactics).
+
+use anyhow::{anyhow, bail, Context, Result};
+use engine::eval::{EvalSource, Evaluator, Material};
+use engine::search::{Engine, Limits, SearchInput};
+use engine::tt::HashSize;
+use engine::{with_game, Game, GameKind};
+use research::tactics::{self, MineConfig, Motifs, Tactic};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `bushka tactics` subcommands.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum TacticsCommand {
+    /// Find combinations in the games of PDN files.
+    Mine(MineArgs),
+    /// Search every problem of a problem set and count the solutions found.
+    Solve(SolveArgs),
+}
+
+/// Options of `bushka tactics mine`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MineArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// PDN files to mine (self-play output or any games of this game).
+    #[arg(long, required = true, num_args = 1..)]
+    pub pdn: Vec<PathBuf>,
+    /// The problem set to write: `position<TAB>solution<TAB>motif<TAB>gain`
+    /// per line; the report goes beside it (extension `.md`).
+    #[arg(long, default_value = "tactics.tsv")]
+    pub out: PathBuf,
+    /// Plies of the shallow look that must miss the combination.
+    #[arg(long, default_value_t = 2)]
+    pub shallow: u32,
+    /// Depth of the search that finds it.
+    #[arg(long, default_value_t = 8)]
+    pub deep: u32,
+    /// Depth of the search that confirms it.
+    #[arg(long, default_value_t = 10)]
+    pub verify: u32,
+    /// Least material gain, in centi-men (a man is 100).
+    #[arg(long, default_value_t = 100)]
+    pub min_gain: i32,
+    /// Table size of each search thread, in MiB.
+    #[arg(long, default_value_t = HashSize::fixed(16))]
+    pub hash: HashSize,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Options of `bushka tactics solve`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// The game: bushka or bashnya.
+    #[arg(long, default_value = "bushka")]
+    pub game: GameKind,
+    /// A problem set written by `bushka tactics mine`.
+    #[arg(long)]
+    pub problems: PathBuf,
+    /// Search depth per problem.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+}
+
+/// `bushka tactics`.
+pub fn tactics(command: &TacticsCommand) -> Result<()> {
+    match command {
+        TacticsCommand::Mine(a) => with_game!(a.game, G => mine::<G>(a)),
+        TacticsCommand::Solve(a) => with_game!(a.game, G => solve::<G>(a)),
+    }
+}
+
+/// Reads every game, mines its positions, writes the set and the report.
+fn mine<G: EvalSource + Motifs>(args: &MineArgs) -> Result<()>
+where
+    Material: Evaluator<G>,
+{
+    let cfg = MineConfig {
+        shallow: args.shallow,
+        deep: args.deep,
+        verify: args.verify,
+        min_gain: args.min_gain,
+        hash: args.hash,
+    };
+    cfg.check().map_err(|e| anyhow!(e))?;
+    let clock = std::time::Instant::now();
+    let (games, positions) = read_games::<G>(&args.pdn)?;
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(positions.len() as u64)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "positions {pos}/{len} {wide_bar} [{elapsed_precise}<{eta_precise}]",
+    ) {
+        bar.set_style(style);
+    }
+    let found = tactics::mine(&positions, &cfg, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let seconds = clock.elapsed().as_secs_f64();
+    let mut set = String::from("# position\tsolution\tmotif\tgain (centi-men, or win)\n");
+    for t in &found {
+        let _ = writeln!(set, "{}", t.problem_line());
+    }
+    write(&args.out, set.as_bytes())?;
+    let report = args.out.with_extension("md");
+    let settings = format!(
+        "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {}",
+        args.game.name(),
+        cfg.shallow,
+        cfg.deep,
+        cfg.verify,
+        cfg.min_gain
+    );
+    let md = report_text(&found, &settings, games, positions.len(), seconds);
+    write(&report, md.as_bytes())?;
+    outln!(
+        "{} tactics in {} positions of {games} games ({seconds:.0} s); wrote {} and {}",
+        found.len(),
+        positions.len(),
+        args.out.display(),
+        report.display()
+    );
+    Ok(())
+}
+
+/// Writes a file atomically, naming it in an error.
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    engine::files::write_atomic(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Every position of every game in the files, with where it is from.
+fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>)> {
+    let mut games = 0;
+    let mut positions = Vec::new();
+    for file in files {
+        let f = std::fs::File::open(file).with_context(|| format!("{}", file.display()))?;
+        let reader = selfplay::pdn::PdnReader::new(std::io::BufReader::new(f));
+        for (i, record) in reader.enumerate() {
+            let record = record.map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            let replay = selfplay::pdn::replay::<G>(&record)
+                .map_err(|e| anyhow!("{} game {}: {e}", file.display(), i + 1))?;
+            games += 1;
+            let name = file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            for (source, pos) in tactics::positions_of(&replay, i + 1) {
+                positions.push((format!("{name} {source}"), pos));
+            }
+        }
+    }
+    Ok((games, positions))
+}
+
+/// The report: counts per motif and the best examples of each.
+fn report_text(
+    found: &[Tactic],
+    settings: &str,
+    games: usize,
+    positions: usize,
+    seconds: f64,
+) -> String {
+    let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
+    for t in found {
+        by_motif.entry(t.motif.as_str()).or_default().push(t);
+    }
+    let mut md = String::from("# Inventory of tactics\n\n");
+    let _ = writeln!(
+        md,
+        "Positions where the side to move has a forced gain (at least the \
+         minimum material by the end of the line, or the game) that begins with \
+         a sacrifice or a quiet move, that a shallow look misses and a deeper \
+         search confirms (docs/tactics.md).\n\nSettings: `{settings}`. Games: \
+         {games}; positions looked at: {positions}; tactics: {}; time: {seconds:.0} s.\n",
+        found.len()
+    );
+    let _ = writeln!(md, "| motif | tactics | sacrifices | quiet moves |");
+    let _ = writeln!(md, "| --- | ---: | ---: | ---: |");
+    for (motif, list) in &by_motif {
+        let sac = list
+            .iter()
+            .filter(|t| t.first_move_kind == "sacrifice")
+            .count();
+        let _ = writeln!(
+            md,
+            "| {motif} | {} | {sac} | {} |",
+            list.len(),
+            list.len() - sac
+        );
+    }
+    for (motif, list) in &by_motif {
+        let _ = writeln!(md, "\n## {motif}\n");
+        let mut best = list.clone();
+        // Wins first, then the largest gains.
+        best.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
+        for t in best.iter().take(3) {
+            let gain = t
+                .gain
+                .map_or_else(|| "wins".to_string(), |g| format!("gains {g}"));
+            let _ = writeln!(
+                md,
+                "* `{}` ({}): `{}` {gain} ({}, score {}); a shallow look plays `{}`",
+                t.position,
+                t.source,
+                t.solution.join(" "),
+                t.first_move_kind,
+                t.score,
+                t.shallow_move
+            );
+        }
+    }
+    md
+}
+
+/// Searches each problem and counts how often the first move is the solution's.
+fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
+    if args.depth == 0 || args.depth > 40 {
+        bail!("--depth {}: expected 1 to 40", args.depth);
+    }
+    let text = std::fs::read_to_string(&args.problems)
+        .with_context(|| format!("{}", args.problems.display()))?;
+    let eval = G::default_eval();
+    let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
+    let (mut solved, mut total) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let where_ = || format!("{} line {}", args.problems.display(), i + 1);
+        let mut fields = line.split('\t');
+        let (Some(pos), Some(solution)) = (fields.next(), fields.next()) else {
+            bail!(
+                "{}: expected position<TAB>solution<TAB>motif<TAB>gain",
+                where_()
+            );
+        };
+        let pos = G::parse_position(pos).map_err(|e| anyhow!("{}: {e}", where_()))?;
+        let first = solution
+            .split_whitespace()
+            .next()
+            .ok_or_else(|| anyhow!("{}: the solution is empty", where_()))?;
+        let want = pos
+            .parse_move(first)
+            .map_err(|e| anyhow!("{}: {e}", where_()))?;
+        engine.clear();
+        let r = engine.search(
+            eval.as_ref(),
+            &SearchInput::new(pos, Limits::depth(args.depth)),
+            |_| {},
+        );
+        total += 1;
+        if r.best == Some(want) {
+            solved += 1;
+        }
+    }
+    outln!(
+        "solved {solved} of {total} at depth {} ({:.0}%)",
+        args.depth,
+        100.0 * f64::from(solved) / f64::from(total.max(1))
+    );
+    Ok(())
+}

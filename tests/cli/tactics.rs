@@ -1,0 +1,98 @@
+//! `bushka tactics mine` and `solve` on the rules' worked examples.
+
+use std::process::{Command, Output};
+
+fn bushka(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .expect("run bushka")
+}
+
+const GAMES: &str =
+    "[GameType \"bushka\"]\n[FEN \"W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0\"]\n[Result \"*\"]\n\n\
+1. dc3 c54x 2. f34 cxe4 3. e1x3 *\n\n\
+[GameType \"bushka\"]\n[FEN \"W:We4,f4:Bd4,e7\"]\n[Result \"1-0\"]\n\n1. e45 de4x 2. e5x 1-0\n";
+
+#[test]
+fn mine_writes_a_problem_set_that_solve_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("g.pdn");
+    std::fs::write(&pdn, GAMES).unwrap();
+    let out = dir.path().join("t.tsv");
+    let o = bushka(&[
+        "tactics",
+        "mine",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--deep",
+        "6",
+        "--verify",
+        "8",
+        "--hash",
+        "1",
+        "--quiet",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let set = std::fs::read_to_string(&out).unwrap();
+    let problems: Vec<&str> = set.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(problems.len() >= 2, "{set}");
+    assert!(set.contains("\tdc3 c54x f34 cxe4 e1x3"), "{set}");
+    assert!(set.contains("\te45 "), "{set}");
+    let report = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    assert!(
+        report.contains("T-strike") && report.contains("| motif |"),
+        "{report}"
+    );
+    let o = bushka(&[
+        "tactics",
+        "solve",
+        "--problems",
+        out.to_str().unwrap(),
+        "--depth",
+        "6",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.starts_with(&format!("solved {} of {}", problems.len(), problems.len())),
+        "{text}"
+    );
+}
+
+#[test]
+fn tactics_refuses_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.tsv");
+    std::fs::write(&bad, "W:We4,f4:Bd4,e7\tzz9\tT-strike\twin\n").unwrap();
+    let pdn = dir.path().join("g.pdn");
+    std::fs::write(&pdn, "[GameType \"bushka\"]\n\n1. zz9 *\n").unwrap();
+    for (args, word) in [
+        (
+            vec!["tactics", "solve", "--problems", bad.to_str().unwrap()],
+            "bad.tsv line 1",
+        ),
+        (
+            vec!["tactics", "mine", "--pdn", pdn.to_str().unwrap()],
+            "g.pdn game 1",
+        ),
+        (
+            vec!["tactics", "mine", "--pdn", "x.pdn", "--shallow", "0"],
+            "--shallow",
+        ),
+        (
+            vec!["tactics", "mine", "--pdn", "/nonexistent/x.pdn"],
+            "x.pdn",
+        ),
+    ] {
+        let o = bushka(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(word), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}
