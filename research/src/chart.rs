@@ -16,7 +16,7 @@ pub fn first_moves_png(game: &str, moves: &[FirstMove]) -> Result<Vec<u8>, Strin
     }
     register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
         .map_err(|_| "the embedded font could not be read".to_string())?;
-    let width = (160 + 40 * moves.len() as u32).max(640);
+    let width = (160 + 40 * moves.len() as u32).max(800);
     // Open interval ends are drawn to the edge: the range comes from the
     // finite values.
     let finite: Vec<f64> = moves

@@ -217,14 +217,14 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
         };
         let _ = writeln!(
             md,
-            "* `{}` {} ({}, {}): White scores {:.0}%, Elo {}{reply}; deep search {} at depth {}: `{}`",
+            "* `{}` {} ({}, {}): White scores {:.0}%, Elo {}{reply}; deep search {} for White at depth {}: `{}`",
             f.line,
             f.verdict,
             f.character,
             percent(f.result.draw_rate, "draws"),
             100.0 * f.result.score,
             interval(&f.result),
-            f.result.search.score_text,
+            white_score(&f.result),
             f.result.search.depth,
             f.result.search.pv.join(" ")
         );
@@ -232,7 +232,7 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
     let _ = writeln!(md, "\n## First moves\n");
     let _ = writeln!(
         md,
-        "| rank | move | White's score | Elo (95%) | draws | mean plies | verdict | character | most testing reply | deep search |"
+        "| rank | move | White's score | Elo (95%) | draws | mean plies | verdict | character | most testing reply | deep search (White) |"
     );
     let _ = writeln!(
         md,
@@ -280,6 +280,19 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
         }
     }
     md
+}
+
+/// The deep search's score for White: centi-men, or who wins in how many plies.
+fn white_score(r: &LineResult) -> String {
+    let s = r.search.score;
+    let mate = engine::search::MATE;
+    if s >= engine::search::MATE_BOUND {
+        format!("White wins in {}", mate - s)
+    } else if s <= -engine::search::MATE_BOUND {
+        format!("Black wins in {}", mate + s)
+    } else {
+        format!("{s:+}")
+    }
 }
 
 /// A share as a percentage with a word.

@@ -410,3 +410,54 @@ where
         .collect();
     found.into_iter().flatten().collect()
 }
+
+/// A problem read back from a problem set.
+#[derive(Clone, Debug)]
+pub struct Problem<G: Game> {
+    /// The position, solver to move.
+    pub position: G,
+    /// The solution line, every move legal in turn.
+    pub solution: Vec<G::Move>,
+    /// The motif named by the miner.
+    pub motif: String,
+    /// The gain in centi-men, `None` for a win.
+    pub gain: Option<i32>,
+}
+
+/// Reads one problem-set line, `position<TAB>solution<TAB>motif<TAB>gain`,
+/// checking that the solution is a line of legal moves.
+pub fn parse_problem<G: Game>(line: &str) -> Result<Problem<G>, String> {
+    let fields: Vec<&str> = line.trim_end_matches(['\r', '\n']).split('\t').collect();
+    let [pos, solution, motif, gain] = fields[..] else {
+        return Err(format!(
+            "expected 4 tab-separated fields (position, solution, motif, gain), found {}",
+            fields.len()
+        ));
+    };
+    let position = G::parse_position(pos.trim()).map_err(|e| format!("position: {e}"))?;
+    let mut p = position;
+    let mut moves = Vec::new();
+    for text in solution.split_whitespace() {
+        let mv = p
+            .parse_move(text)
+            .map_err(|e| format!("solution move {}: {e}", moves.len() + 1))?;
+        moves.push(mv);
+        p = p.play(&mv);
+    }
+    if moves.is_empty() {
+        return Err("the solution is empty".into());
+    }
+    let gain = match gain.trim() {
+        "win" => None,
+        g => Some(
+            g.parse::<i32>()
+                .map_err(|_| format!("gain '{g}': expected centi-men or 'win'"))?,
+        ),
+    };
+    Ok(Problem {
+        position,
+        solution: moves,
+        motif: motif.trim().to_string(),
+        gain,
+    })
+}

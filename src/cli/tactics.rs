@@ -232,22 +232,10 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let where_ = || format!("{} line {}", args.problems.display(), i + 1);
-        let mut fields = line.split('\t');
-        let (Some(pos), Some(solution)) = (fields.next(), fields.next()) else {
-            bail!(
-                "{}: expected position<TAB>solution<TAB>motif<TAB>gain",
-                where_()
-            );
-        };
-        let pos = G::parse_position(pos).map_err(|e| anyhow!("{}: {e}", where_()))?;
-        let first = solution
-            .split_whitespace()
-            .next()
-            .ok_or_else(|| anyhow!("{}: the solution is empty", where_()))?;
-        let want = pos
-            .parse_move(first)
-            .map_err(|e| anyhow!("{}: {e}", where_()))?;
+        let problem = tactics::parse_problem::<G>(line)
+            .map_err(|e| anyhow!("{} line {}: {e}", args.problems.display(), i + 1))?;
+        let want = problem.solution[0];
+        let pos = problem.position;
         engine.clear();
         let r = engine.search(
             eval.as_ref(),

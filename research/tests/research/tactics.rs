@@ -124,3 +124,27 @@ fn bad_settings_are_refused() {
         assert!(c.check().unwrap_err().contains(word));
     }
 }
+
+/// The fuzz corpus of the research target: its problem lines read as the
+/// target reads them (the seeds are the rules' two combinations).
+#[test]
+fn the_fuzz_corpus_reads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/research");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        for line in text.lines() {
+            if tactics::parse_problem::<Position>(line).is_ok() {
+                read += 1;
+            }
+        }
+    }
+    assert!(read >= 2, "the seeds read as problems");
+    let bad = tactics::parse_problem::<Position>("W:We4,f4:Bd4,e7\te45 zz\tT\twin").unwrap_err();
+    assert!(bad.contains("solution move 2"), "{bad}");
+    let bad = tactics::parse_problem::<Position>("W:We4,f4:Bd4,e7\te45\tT\tlots").unwrap_err();
+    assert!(bad.contains("gain 'lots'"), "{bad}");
+}
