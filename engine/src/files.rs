@@ -6,6 +6,9 @@
 //! renamed over the target, and then the folder itself is flushed so that the
 //! rename survives a power cut. A crash at any moment leaves either the old
 //! file or the new one, never a part of either, and no temporary behind.
+//! The new file keeps the permissions of the file it replaces; a new file is
+//! readable by everyone and writable by its owner (`rw-r--r--`), as a file
+//! made by other programs is (a temporary file alone would be private).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -38,13 +41,19 @@ pub fn write_atomic_path(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(
-            ".{}.",
-            path.file_name().unwrap_or_default().to_string_lossy()
-        ))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let prefix = format!(
+        ".{}.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     // On failure the temporary is removed when `persist`'s error is dropped.
@@ -68,6 +77,20 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_is_readable_by_all_and_a_replaced_one_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("report.md");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        write_atomic(&path, b"one").unwrap();
+        assert_eq!(mode(&path), 0o644);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(mode(&path), 0o600);
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {
