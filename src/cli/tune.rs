@@ -130,7 +130,11 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         r.train_games,
         r.validation,
         r.validation_games,
-        if r.split_by_opening { "opening" } else { "game" },
+        if r.split_by_opening {
+            "opening"
+        } else {
+            "game"
+        },
         clock.elapsed().as_secs_f64()
     );
     warn_if_few(&loaded, &freeze);
