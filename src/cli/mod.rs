@@ -71,7 +71,7 @@ enum Command {
     /// Play a game in the terminal against the engine.
     Play(play::PlayArgs),
     /// Run a tournament between engines; with no --engine, a short built-in match.
-    Selfplay(Box<selfplay::SelfplayArgs>),
+    Selfplay(Box<selfplay::SelfplayCommand>),
     /// Make an opening book: random plies kept when a short search finds them balanced.
     Openings(selfplay::OpeningsArgs),
     /// Game records (PDN).
@@ -159,7 +159,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         } => rules::perft(&pos, depth, threads, divide),
         Command::Analyze { pos, search } => analyze::analyze(&pos, &search),
         Command::Play(args) => play::play(&args),
-        Command::Selfplay(args) => selfplay::selfplay(&args),
+        Command::Selfplay(args) => selfplay::selfplay_command(&args),
         Command::Openings(args) => selfplay::openings(&args),
         Command::Pdn {
             command: PdnCommand::Check { file, game },
