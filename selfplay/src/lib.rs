@@ -2,6 +2,7 @@
 //! opening books, statistics (Elo, pentanomial SPRT), PDN game records and
 //! training data; shards of a run and their merge.
 
+pub mod cluster;
 pub mod external;
 pub mod game;
 pub mod merge;

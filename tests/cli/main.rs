@@ -3,6 +3,7 @@
 //! one test binary (`cargo test -p bushka --test cli`).
 
 mod cli;
+mod cluster;
 mod hub;
 mod selfplay;
 mod shard;
