@@ -83,6 +83,9 @@ struct State {
     run: String,
     shards: usize,
     submissions: BTreeMap<usize, u32>,
+    /// The last job (array job id) each shard was submitted in.
+    #[serde(default)]
+    jobs: BTreeMap<usize, u64>,
 }
 
 /// A word quoted for `sh`.
@@ -160,6 +163,24 @@ pub fn array_list(shards: &[usize]) -> String {
     parts.join(",")
 }
 
+/// How an array task ended, from `sacct` (`CANCELLED by 0, exit 0:15`),
+/// when the cluster keeps accounting; `None` when it does not.
+fn accounting(job: u64, task: usize) -> Option<String> {
+    let args = [
+        "-n".to_string(),
+        "-P".into(),
+        "-X".into(),
+        "-j".into(),
+        format!("{job}_{task}"),
+        "-o".into(),
+        "State,ExitCode".into(),
+    ];
+    let out = command_output("sacct", &args).ok()?;
+    let line = out.lines().next()?.trim().to_string();
+    let (state, exit) = line.split_once('|')?;
+    Some(format!("sacct: {state}, exit {exit}"))
+}
+
 /// The driver of one run.
 struct Driver<'a> {
     cfg: &'a ClusterConfig,
@@ -214,6 +235,7 @@ impl<'a> Driver<'a> {
                 run: run.id.clone(),
                 shards: cfg.shards,
                 submissions: BTreeMap::new(),
+                jobs: BTreeMap::new(),
             });
         };
         let state: State = serde_json::from_str(&text)
@@ -324,6 +346,7 @@ impl<'a> Driver<'a> {
         let job = parse_sbatch(&command_output("sbatch", &args)?)?;
         for k in shards {
             *self.state.submissions.entry(*k).or_insert(0) += 1;
+            self.state.jobs.insert(*k, job);
         }
         self.save_state()?;
         Ok(job)
@@ -361,8 +384,15 @@ impl<'a> Driver<'a> {
             }
             if before > 0 {
                 self.resubmitted += 1;
+                let how = self
+                    .state
+                    .jobs
+                    .get(&k)
+                    .and_then(|job| accounting(*job, k))
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default();
                 log(&format!(
-                    "shard {k}/{}: its job ended without the shard's summary; submitting it again ({} of {} retries)",
+                    "shard {k}/{}: its job ended without the shard's summary{how}; submitting it again ({} of {} retries)",
                     self.cfg.shards, before, self.cfg.retries
                 ));
             }

@@ -293,3 +293,71 @@ fn an_sprt_run_stops_by_itself_and_cancels_pending_shards() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A driver killed mid-run and started again keeps the finished shards,
+/// adopts the queued ones and submits nothing twice.
+#[test]
+fn a_restarted_driver_submits_only_what_is_missing() {
+    let Some(conf) = slurm() else { return };
+    let dir = temp_dir("cluster-restart");
+    let args: Vec<String> = match_args(6, 32)
+        .into_iter()
+        .map(|a| a.replace("depth=2", "depth=3"))
+        .collect();
+    unsharded(&dir, &args);
+    let run = cluster_args(&dir, &args, 4, &["--wave", "1"]);
+    let mut child = cluster_cmd(&conf, &run)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !dir.join("run").join("shard-1.json").exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !dir.join("run").join("shard-4.json").exists(),
+        "the run ended before the driver was killed"
+    );
+    let o = cluster_cmd(&conf, &run).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("submitted") && !err.contains("again"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 resubmission(s)"));
+    assert_same_as_unsharded(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A binary built for a newer processor than the node's names what the node
+/// lacks in one line and exits with status 3 (pretended here with
+/// BUSHKA_CPU_LACKS, as the build machine has everything it was built for).
+#[test]
+fn a_processor_lacking_the_build_instructions_gets_one_line() {
+    let o = Command::new(bin())
+        .args(["moves"])
+        .env("BUSHKA_CPU_LACKS", "popcnt,sse4.2,avx2,bmi2")
+        .output()
+        .unwrap();
+    if !cfg!(any(
+        target_feature = "popcnt",
+        target_feature = "sse4.2",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    )) {
+        assert!(o.status.success(), "a baseline build runs anywhere");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(3));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("lacks them") && err.contains("popcnt"),
+        "{err}"
+    );
+}

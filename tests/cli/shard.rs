@@ -146,6 +146,24 @@ fn four_shards_merge(dedup: bool) {
         assert_eq!(merged["run"]["id"], unsharded["run"]["id"]);
         assert_eq!(merged["run"]["merged"].as_array().unwrap().len(), 4);
         assert!(merged["sprt"]["llr"].as_f64().unwrap().abs() > 0.0);
+        if !dedup {
+            // `bushka tune` reads the shard files as it reads the merged one.
+            let data_of = |files: Vec<PathBuf>| {
+                let mut a: Vec<String> = ["tune", "--data"].map(String::from).to_vec();
+                a.extend(files.iter().map(|p| s(p)));
+                a.extend(
+                    ["--out", &s(&dir.join("w.json")), "--epochs", "1", "--quiet"]
+                        .map(String::from),
+                );
+                let out = run_ok(&a);
+                out.lines()
+                    .find(|l| l.starts_with("data: "))
+                    .unwrap_or_else(|| panic!("no data line: {out}"))
+                    .to_string()
+            };
+            let shard_data = (1..=4).map(|k| dir.join(format!("s{k}.data"))).collect();
+            assert_eq!(data_of(shard_data), data_of(vec![dir.join("merged.data")]));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
