@@ -63,6 +63,9 @@ pub struct ClusterConfig {
     pub progress: bool,
 }
 
+/// Consecutive failed looks at the queue before the driver gives up.
+const QUEUE_FAILURES: u32 = 10;
+
 /// How a cluster run ended.
 #[derive(Clone, Debug)]
 pub struct ClusterOutcome {
@@ -480,10 +483,25 @@ pub fn run<G: Game>(
     let script = d.write_script()?;
     let bar = progress_bar(cfg, d.plan.games());
     let mut waves_checked = 0;
+    let mut failures = 0;
     let result = loop {
         // The queue first, then the files: a shard that leaves the queue
         // between the two has written its summary before leaving.
-        let queued = d.queued()?;
+        let queued = match d.queued() {
+            Ok(q) => {
+                failures = 0;
+                q
+            }
+            // The controller may be briefly out of reach (restarting, busy):
+            // without the queue nothing is known missing, so wait and ask again.
+            Err(e) if failures < QUEUE_FAILURES => {
+                failures += 1;
+                log(&format!("{e}; asking again ({failures} of {QUEUE_FAILURES})"));
+                std::thread::sleep(cfg.poll.max(Duration::from_secs(1)));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         d.collect_finished()?;
         if run.options.sprt.is_some() {
             if let Some((end, decision)) = d.decide(&mut waves_checked) {
