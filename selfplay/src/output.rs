@@ -191,6 +191,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn complete_games_are_cut_after_each_result_and_blank_line() {
+        let one = "[Event \"e\"]\n[Round \"1\"]\n\n1. e23 b56 1-0\n\n";
+        let two = "[Round \"2\"]\n\n1. e23 1/2-1/2\n\n";
+        let torn = "[Round \"3\"]\n\n1. e23 b";
+        let text = format!("{one}{two}{torn}");
+        assert_eq!(complete_games(&text), [one, two]);
+        assert_eq!(complete_games(one.trim_end()), Vec::<&str>::new());
+        assert!(complete_games("").is_empty());
+    }
+
+    #[test]
     fn recovered_data_keeps_the_first_block_of_each_finished_game() {
         let dir = std::env::temp_dir().join(format!("bushka-recover-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
