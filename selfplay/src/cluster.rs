@@ -482,6 +482,8 @@ pub fn run<G: Game>(
     d.save_state()?;
     let script = d.write_script()?;
     let bar = progress_bar(cfg, d.plan.games());
+    // Notes are printed above the bar, not through it.
+    let log = &mut |line: &str| bar.suspend(|| log(line));
     let mut waves_checked = 0;
     let mut failures = 0;
     let result = loop {
@@ -496,7 +498,9 @@ pub fn run<G: Game>(
             // without the queue nothing is known missing, so wait and ask again.
             Err(e) if failures < QUEUE_FAILURES => {
                 failures += 1;
-                log(&format!("{e}; asking again ({failures} of {QUEUE_FAILURES})"));
+                log(&format!(
+                    "{e}; asking again ({failures} of {QUEUE_FAILURES})"
+                ));
                 std::thread::sleep(cfg.poll.max(Duration::from_secs(1)));
                 continue;
             }
