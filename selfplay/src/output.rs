@@ -74,7 +74,7 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );
     let (mut offset, mut end) = (0u64, 0u64);
-    let mut result_seen = false;
+    let mut ends = GameEnds::default();
     let mut line = String::new();
     loop {
         line.clear();
@@ -85,18 +85,50 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
             break;
         }
         offset += n as u64;
-        let t = line.trim();
-        if t.is_empty() {
-            if result_seen && line.ends_with('\n') {
-                end = offset;
-                result_seen = false;
-            }
-        } else if !t.starts_with('[') {
-            let last = t.rsplit(' ').next().unwrap_or("");
-            result_seen = matches!(last, "1-0" | "0-1" | "1/2-1/2" | "*");
+        if ends.ends_game(&line) {
+            end = offset;
         }
     }
     Ok(end)
+}
+
+/// Finds where the games of a PDN file written by the harness end: each
+/// ends with its result token and then a blank line.
+#[derive(Default)]
+struct GameEnds {
+    result_seen: bool,
+}
+
+impl GameEnds {
+    /// Takes the next line (with its end of line); true when it ends a game.
+    fn ends_game(&mut self, line: &str) -> bool {
+        let t = line.trim();
+        if t.is_empty() {
+            if self.result_seen && line.ends_with('\n') {
+                self.result_seen = false;
+                return true;
+            }
+        } else if !t.starts_with('[') {
+            let last = t.rsplit(' ').next().unwrap_or("");
+            self.result_seen = matches!(last, "1-0" | "0-1" | "1/2-1/2" | "*");
+        }
+        false
+    }
+}
+
+/// The complete games of a PDN text as written by the harness, each with
+/// its blank line; a game cut short at the end is left out.
+pub fn complete_games(text: &str) -> Vec<&str> {
+    let mut ends = GameEnds::default();
+    let (mut games, mut start, mut offset) = (Vec::new(), 0, 0);
+    for line in text.split_inclusive('\n') {
+        offset += line.len();
+        if ends.ends_game(line) {
+            games.push(&text[start..offset]);
+            start = offset;
+        }
+    }
+    games
 }
 
 /// Keeps the data lines of finished games only, streaming them into a new
@@ -157,6 +189,17 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn complete_games_are_cut_after_each_result_and_blank_line() {
+        let one = "[Event \"e\"]\n[Round \"1\"]\n\n1. e23 b56 1-0\n\n";
+        let two = "[Round \"2\"]\n\n1. e23 1/2-1/2\n\n";
+        let torn = "[Round \"3\"]\n\n1. e23 b";
+        let text = format!("{one}{two}{torn}");
+        assert_eq!(complete_games(&text), [one, two]);
+        assert_eq!(complete_games(one.trim_end()), Vec::<&str>::new());
+        assert!(complete_games("").is_empty());
+    }
 
     #[test]
     fn recovered_data_keeps_the_first_block_of_each_finished_game() {

@@ -5,6 +5,7 @@ use crate::game::{play_game, Adjudication, Finished};
 use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
 use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
+use crate::shard::{RunInfo, Shard};
 use crate::spec::EngineSpec;
 use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
 use engine::data::{result_for_white, DataLine};
@@ -57,20 +58,27 @@ pub struct Config {
     /// Endgame tables: searching players probe them, and a game that reaches
     /// a position they cover ends with the table's value.
     pub tb: Option<PathBuf>,
+    /// Play only this part of the schedule ([`crate::shard`]); a shard
+    /// plays its whole part even with an SPRT, which is decided over the
+    /// merged shards.
+    pub shard: Option<Shard>,
+    /// The command line, recorded in the summary.
+    pub command: Vec<String>,
 }
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Slot {
-    id: u64,
-    white: usize,
-    black: usize,
-    pairing: usize,
-    opening: usize,
+pub(crate) struct Slot {
+    pub(crate) id: u64,
+    pub(crate) white: usize,
+    pub(crate) black: usize,
+    pub(crate) pairing: usize,
+    pub(crate) opening: usize,
 }
 
 /// The order games are played in: pairings, then game pairs per opening.
-fn schedule(cfg: &Config) -> Vec<Slot> {
+/// The two games of a pair are next to each other.
+pub(crate) fn schedule(cfg: &Config) -> Vec<Slot> {
     let n = cfg.engines.len();
     let pairings: Vec<(usize, usize)> = if n == 2 {
         vec![(0, 1)]
@@ -109,6 +117,20 @@ fn schedule(cfg: &Config) -> Vec<Slot> {
     slots
 }
 
+/// The games of `shard` in the full schedule `all` (all of them without a
+/// shard): its block of whole game pairs.
+pub(crate) fn part(all: &[Slot], shard: Option<Shard>) -> Result<&[Slot], String> {
+    let Some(shard) = shard else { return Ok(all) };
+    let pairs = all.len() / 2;
+    if shard.count > pairs {
+        return Err(format!(
+            "--shard {shard}: the run has {pairs} game pairs, so at most {pairs} shards"
+        ));
+    }
+    let r = shard.pairs(pairs);
+    Ok(&all[2 * r.start..2 * r.end])
+}
+
 /// Results of one pairing from its first engine's view.
 #[derive(Clone, Debug, Default)]
 struct PairingStats {
@@ -135,6 +157,8 @@ pub struct Summary {
     pub sprt: Option<SprtSummary>,
     /// The harness limits.
     pub adjudication: Adjudication,
+    /// The run (and shard) these results belong to.
+    pub run: RunInfo,
 }
 
 /// One engine's results.
@@ -203,7 +227,7 @@ fn result_for(outcome: Outcome, side: Color) -> GameResult {
 }
 
 /// The running totals.
-struct Tally<'a> {
+pub(crate) struct Tally<'a> {
     cfg: &'a Config,
     pairings: Vec<PairingStats>,
     per_engine: Vec<Trinomial>,
@@ -213,7 +237,8 @@ struct Tally<'a> {
 }
 
 impl<'a> Tally<'a> {
-    fn new(cfg: &'a Config, slots: &[Slot]) -> Self {
+    /// Empty totals for the full schedule `slots`.
+    pub(crate) fn new(cfg: &'a Config, slots: &[Slot]) -> Self {
         let mut pairings: Vec<PairingStats> = Vec::new();
         for s in slots {
             if pairings.len() <= s.pairing {
@@ -233,7 +258,8 @@ impl<'a> Tally<'a> {
         }
     }
 
-    fn add(&mut self, slot: &Slot, outcome: Outcome) {
+    /// Counts a finished game.
+    pub(crate) fn add(&mut self, slot: &Slot, outcome: Outcome) {
         let p = &mut self.pairings[slot.pairing];
         let a_side = if slot.white == p.a {
             Color::White
@@ -254,12 +280,14 @@ impl<'a> Tally<'a> {
         self.done += 1;
     }
 
-    fn sprt(&self) -> Option<(f64, &Sprt)> {
+    /// The LLR and the test, for a two-engine match with an SPRT.
+    pub(crate) fn sprt(&self) -> Option<(f64, &Sprt)> {
         let s = self.cfg.sprt.as_ref()?;
         (self.pairings.len() == 1).then(|| (s.llr(&self.pairings[0].penta), s))
     }
 
-    fn progress_message(&self) -> String {
+    /// The live line: score, Elo and LLR of the first pairing.
+    pub(crate) fn progress_message(&self) -> String {
         let p = &self.pairings[0];
         let e: Estimates = p.tri.estimates();
         let names = &self.cfg.engines;
@@ -285,7 +313,8 @@ impl<'a> Tally<'a> {
         m
     }
 
-    fn summary(&self) -> Summary {
+    /// The summary of the games counted so far.
+    pub(crate) fn summary(&self, run: RunInfo) -> Summary {
         let engines = self
             .cfg
             .engines
@@ -338,6 +367,7 @@ impl<'a> Tally<'a> {
             pairings,
             sprt,
             adjudication: self.cfg.adjudication,
+            run,
         }
     }
 }
@@ -381,8 +411,8 @@ pub fn table(s: &Summary) -> String {
     out
 }
 
-/// The PDN record of a finished game.
-fn pdn_record<G: Game>(cfg: &Config, slot: &Slot, f: &Finished<G>) -> PdnRecord {
+/// The PDN record of a finished game of run `run_id`.
+fn pdn_record<G: Game>(cfg: &Config, run_id: &str, slot: &Slot, f: &Finished<G>) -> PdnRecord {
     let mut r = PdnRecord::new(G::KIND);
     r.event = cfg.event.clone();
     r.round = (slot.id + 1).to_string();
@@ -395,6 +425,7 @@ fn pdn_record<G: Game>(cfg: &Config, slot: &Slot, f: &Finished<G>) -> PdnRecord 
     for (k, v) in cfg.adjudication.tags() {
         r.set_tag(&k, v);
     }
+    r.set_tag(RUN_ID_TAG, run_id);
     let mut p = *f.record.start();
     for m in f.record.moves() {
         r.moves.push(p.move_text(m));
@@ -436,8 +467,11 @@ fn data_lines<G: Game>(
     out
 }
 
+/// The PDN tag naming the run a game belongs to ([`crate::shard`]).
+pub const RUN_ID_TAG: &str = "RunId";
+
 /// What a decided SPRT said, and after how many games.
-type Decision = (SprtStatus, f64, u64);
+pub type Decision = (SprtStatus, f64, u64);
 
 /// Runs the tournament; returns its summary.
 pub fn run<G: EvalSource>(cfg: &Config) -> Result<Summary, String>
@@ -454,11 +488,13 @@ where
         None => None,
     };
     refuse_to_overwrite(cfg)?;
-    let slots = schedule(cfg);
-    let mut tally = Tally::new(cfg, &slots);
-    let mut outputs = Outputs::open(cfg)?;
+    let run = RunInfo::of(cfg, G::KIND);
+    let all = schedule(cfg);
+    let slots = part(&all, cfg.shard)?;
+    let mut tally = Tally::new(cfg, &all);
+    let mut outputs = Outputs::open(cfg, &run.id)?;
     let finished = if cfg.resume {
-        resume::<G>(cfg, &slots, &mut tally, &mut outputs)?
+        resume::<G>(cfg, slots, &mut tally, &mut outputs)?
     } else {
         HashSet::new()
     };
@@ -480,7 +516,7 @@ where
     );
     bar.finish_and_clear();
     let decided = played?;
-    finish(cfg, &tally, decided)
+    finish(cfg, &tally, decided, run)
 }
 
 /// The opening positions, each checked.
@@ -515,14 +551,21 @@ struct Outputs {
     pdn: Option<AppendFile>,
     data: Option<AppendFile>,
     seen: Option<HashSet<u64>>,
+    run_id: String,
+    /// The PDN file, locked against a second process writing the same run.
+    _lock: Option<std::fs::File>,
 }
 
 impl Outputs {
-    fn open(cfg: &Config) -> Result<Outputs, String> {
+    fn open(cfg: &Config, run_id: &str) -> Result<Outputs, String> {
         Ok(Outputs {
             pdn: None,
             data: None,
-            seen: cfg.dedup.then(HashSet::new),
+            // A shard writes every position: the merge de-duplicates across
+            // all shards in schedule order, as one run playing a game at a time.
+            seen: (cfg.dedup && cfg.shard.is_none()).then(HashSet::new),
+            run_id: run_id.to_string(),
+            _lock: cfg.pdn.as_deref().map(lock_exclusive).transpose()?,
         })
     }
 
@@ -540,7 +583,7 @@ impl Outputs {
             d.append(&data_lines(slot, f, self.seen.as_mut()))?;
         }
         if let Some(p) = self.pdn.as_mut() {
-            p.append(&pdn_record(cfg, slot, f).to_pdn())?;
+            p.append(&pdn_record(cfg, &self.run_id, slot, f).to_pdn())?;
         }
         Ok(())
     }
@@ -570,6 +613,14 @@ fn resume<G: Game>(
                 rec.round
             )
         })?;
+        if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| **id != outputs.run_id) {
+            return Err(format!(
+                "{}: game {} belongs to run {id}, not to this run ({}): resume with the same options",
+                pdn.display(),
+                rec.round,
+                outputs.run_id
+            ));
+        }
         if rec.white != cfg.engines[slot.white].name || rec.black != cfg.engines[slot.black].name {
             return Err(format!(
                 "{}: game {} was played by other engines: resume with the same options",
@@ -675,7 +726,8 @@ where
             tally.add(&slot, outcome);
             bar.set_position(tally.done);
             bar.set_message(tally.progress_message());
-            if let Some((llr, s)) = tally.sprt() {
+            // A shard plays its whole part: the SPRT is decided over merged shards.
+            if let Some((llr, s)) = tally.sprt().filter(|_| cfg.shard.is_none()) {
                 let status = s.status(llr);
                 if status != SprtStatus::Continue && decided.is_none() {
                     decided = Some((status, llr, tally.done));
@@ -692,8 +744,23 @@ where
 }
 
 /// The summary, with the SPRT's decision as taken, written to `--json`.
-fn finish(cfg: &Config, tally: &Tally, decided: Option<Decision>) -> Result<Summary, String> {
-    let mut summary = tally.summary();
+fn finish(
+    cfg: &Config,
+    tally: &Tally,
+    decided: Option<Decision>,
+    run: RunInfo,
+) -> Result<Summary, String> {
+    let mut summary = tally.summary(run);
+    mark_decision(&mut summary, decided);
+    if let Some(path) = &cfg.json {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+        write_atomic(path, &text)?;
+    }
+    Ok(summary)
+}
+
+/// Writes the SPRT's decision, as taken, into the summary.
+pub(crate) fn mark_decision(summary: &mut Summary, decided: Option<Decision>) {
     // Games under way when the test decided are kept and counted, which can
     // move the final LLR; the decision stands as taken.
     if let (Some((status, llr, games)), Some(sp)) = (decided, summary.sprt.as_mut()) {
@@ -704,11 +771,24 @@ fn finish(cfg: &Config, tally: &Tally, decided: Option<Decision>) -> Result<Summ
         };
         sp.status = format!("{verdict} at {games} games (LLR {llr:.3})");
     }
-    if let Some(path) = &cfg.json {
-        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
-        write_atomic(path, &text)?;
+}
+
+/// Opens (creating) and locks `path` so that no second process appends to
+/// the same run at once (two copies of one shard, say).
+fn lock_exclusive(path: &std::path::Path) -> Result<std::fs::File, String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "{} is being written by another process (the same run or shard started twice?)",
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
     }
-    Ok(summary)
 }
 
 /// Plays one scheduled game with this worker's players (made on first use).

@@ -13,6 +13,7 @@ macro_rules! outln {
 mod analyze;
 mod atlas;
 mod bench;
+mod cluster;
 mod play;
 mod rules;
 mod selfplay;
@@ -73,7 +74,12 @@ enum Command {
     /// Play a game in the terminal against the engine.
     Play(play::PlayArgs),
     /// Run a tournament between engines; with no --engine, a short built-in match.
-    Selfplay(Box<selfplay::SelfplayArgs>),
+    Selfplay(Box<selfplay::SelfplayCommand>),
+    /// Run work on a Slurm cluster: `cluster selfplay` plays a run as shards.
+    Cluster {
+        #[command(subcommand)]
+        command: cluster::ClusterCommand,
+    },
     /// Make an opening book: random plies kept when a short search finds them balanced.
     Openings(selfplay::OpeningsArgs),
     /// Game records (PDN).
@@ -168,7 +174,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         } => rules::perft(&pos, depth, threads, divide),
         Command::Analyze { pos, search } => analyze::analyze(&pos, &search),
         Command::Play(args) => play::play(&args),
-        Command::Selfplay(args) => selfplay::selfplay(&args),
+        Command::Selfplay(args) => selfplay::selfplay_command(&args),
+        Command::Cluster { command } => cluster::cluster(&command),
         Command::Openings(args) => selfplay::openings(&args),
         Command::Pdn {
             command: PdnCommand::Check { file, game },

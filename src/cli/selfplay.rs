@@ -56,7 +56,7 @@ pub struct SelfplayArgs {
     /// Training data, appended as games finish.
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Write each position to the data file only once.
+    /// Write each position to the data file only once (a shard writes them all; the merge keeps each once).
     #[arg(long)]
     pub dedup: bool,
     /// Summary as JSON.
@@ -75,6 +75,10 @@ pub struct SelfplayArgs {
     /// reaching a position they cover is adjudicated by the table.
     #[arg(long)]
     pub tb: Option<PathBuf>,
+    /// Play only part K of N of the schedule (K from 1): whole game pairs, the
+    /// same games the unsharded run plays; `bushka selfplay merge` joins the parts.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<selfplay::shard::Shard>,
 }
 
 fn parse_sprt(text: &str) -> Result<Sprt> {
@@ -122,8 +126,125 @@ fn parse_win(text: &str) -> Result<(i32, usize)> {
     Ok((s, m))
 }
 
+/// `bushka selfplay`, or one of its subcommands.
+pub fn selfplay_command(c: &SelfplayCommand) -> Result<()> {
+    match &c.command {
+        Some(SelfplaySub::Merge(m)) => merge(m),
+        None => selfplay(&c.args),
+    }
+}
+
+/// `bushka selfplay` and its subcommands.
+#[derive(clap::Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SelfplayCommand {
+    /// A subcommand instead of a run.
+    #[command(subcommand)]
+    pub command: Option<SelfplaySub>,
+    /// The run.
+    #[command(flatten)]
+    pub args: SelfplayArgs,
+}
+
+/// Subcommands of `bushka selfplay`.
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum SelfplaySub {
+    /// Merge the shards of a run (their --json summaries) into the files and
+    /// statistics of the unsharded run.
+    Merge(MergeArgs),
+}
+
+/// Options of `bushka selfplay merge`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// The merged game records.
+    #[arg(long)]
+    pub out_pdn: PathBuf,
+    /// The merged training data (the shards must have written --data).
+    #[arg(long)]
+    pub out_data: Option<PathBuf>,
+    /// The merged summary.
+    #[arg(long)]
+    pub out_json: Option<PathBuf>,
+    /// Merge the shards given even when some are missing (they are named).
+    #[arg(long)]
+    pub partial: bool,
+    /// The shards' summaries (written by `selfplay --shard K/N --json FILE`).
+    #[arg(required = true, value_name = "SHARD_JSON")]
+    pub shards: Vec<PathBuf>,
+}
+
+/// `bushka selfplay merge`.
+fn merge(m: &MergeArgs) -> Result<()> {
+    use selfplay::merge::{check, merge, read_part, MergeOutputs};
+    let parts = m
+        .shards
+        .iter()
+        .map(|p| read_part(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    let set = check(parts, m.partial).map_err(anyhow::Error::msg)?;
+    if !set.missing.is_empty() {
+        let names: Vec<String> = set.missing.iter().map(ToString::to_string).collect();
+        eprintln!("merging without shard(s) {}", names.join(", "));
+    }
+    let out = MergeOutputs {
+        pdn: m.out_pdn.clone(),
+        data: m.out_data.clone(),
+        json: m.out_json.clone(),
+    };
+    let kind = set.parts[0]
+        .run
+        .options
+        .kind()
+        .map_err(anyhow::Error::msg)?;
+    let command: Vec<String> = std::env::args().collect();
+    let summary =
+        with_game!(kind, G => merge::<G>(&set, &out, None, command)).map_err(anyhow::Error::msg)?;
+    print!("{}", table(&summary));
+    outln!(
+        "{} games from {} shard(s) of run {}",
+        summary.games,
+        set.parts.len(),
+        summary.run.id
+    );
+    Ok(())
+}
+
 /// `bushka selfplay`.
 pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
+    let cfg = config(a)?;
+    if a.engines.is_empty() {
+        outln!(
+            "default match: our engine against the material-only baseline, depth 4, {} games",
+            cfg.games.div_ceil(2) * 2
+        );
+    }
+    let start = std::time::Instant::now();
+    let summary = with_game!(a.game, G => run_game::<G>(&cfg))?;
+    print!("{}", table(&summary));
+    let secs = start.elapsed().as_secs_f64();
+    // The rate counts the games played now, not those a resume read back.
+    let played = summary.games.saturating_sub(summary.resumed);
+    let rate = if secs > 0.0 {
+        played as f64 * 60.0 / secs
+    } else {
+        0.0
+    };
+    let games = if summary.resumed > 0 {
+        format!(
+            "{} games: {} resumed, {played} played",
+            summary.games, summary.resumed
+        )
+    } else {
+        format!("{} games", summary.games)
+    };
+    outln!("{games} in {secs:.1} s ({rate:.0} games/min)");
+    Ok(())
+}
+
+/// The tournament `bushka selfplay` runs with these options.
+pub fn config(a: &SelfplayArgs) -> Result<Config> {
     let default_match = a.engines.is_empty();
     let engines: Vec<EngineSpec> = if default_match {
         vec![
@@ -181,34 +302,10 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         progress: !a.quiet,
         event: a.event.clone(),
         tb: a.tb.clone(),
+        shard: a.shard,
+        command: std::env::args().collect(),
     };
-    if default_match {
-        outln!(
-            "default match: our engine against the material-only baseline, depth 4, {} games",
-            cfg.games.div_ceil(2) * 2
-        );
-    }
-    let start = std::time::Instant::now();
-    let summary = with_game!(a.game, G => run_game::<G>(&cfg))?;
-    print!("{}", table(&summary));
-    let secs = start.elapsed().as_secs_f64();
-    // The rate counts the games played now, not those a resume read back.
-    let played = summary.games.saturating_sub(summary.resumed);
-    let rate = if secs > 0.0 {
-        played as f64 * 60.0 / secs
-    } else {
-        0.0
-    };
-    let games = if summary.resumed > 0 {
-        format!(
-            "{} games: {} resumed, {played} played",
-            summary.games, summary.resumed
-        )
-    } else {
-        format!("{} games", summary.games)
-    };
-    outln!("{games} in {secs:.1} s ({rate:.0} games/min)");
-    Ok(())
+    Ok(cfg)
 }
 
 fn run_game<G: EvalSource>(cfg: &Config) -> Result<selfplay::tournament::Summary>

@@ -4,7 +4,9 @@
 
 mod atlas;
 mod cli;
+mod cluster;
 mod hub;
 mod selfplay;
+mod shard;
 mod tactics;
 mod tb;

@@ -30,6 +30,8 @@ fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
         progress: false,
         event: "test".into(),
         tb: None,
+        shard: None,
+        command: Vec::new(),
     }
 }
 

@@ -1,0 +1,36 @@
+//! The texts the sharding and the cluster driver read: a shard `K/N`
+//! (accepted ones write back the same and cover their run's pairs in
+//! order), `squeue` and `sbatch` answers, a summary's `run` member, and the
+//! split of a PDN text into complete games (each piece is a prefix-free cut
+//! of the input, in order).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use selfplay::cluster::{parse_sbatch, parse_squeue};
+use selfplay::output::complete_games;
+use selfplay::shard::{RunInfo, Shard};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    for line in text.lines().take(64) {
+        if let Ok(s) = line.parse::<Shard>() {
+            assert!(1 <= s.index && s.index <= s.count);
+            assert_eq!(s.to_string().parse::<Shard>(), Ok(s));
+            let pairs = s.count + line.len();
+            let r = s.pairs(pairs);
+            assert!(r.start <= r.end && r.end <= pairs);
+        }
+    }
+    for (task, _) in parse_squeue(text) {
+        assert!(task.to_string().len() <= text.len());
+    }
+    let _ = parse_sbatch(text);
+    if let Ok(run) = serde_json::from_str::<RunInfo>(text) {
+        let again = serde_json::to_string(&run).expect("writes");
+        let back: RunInfo = serde_json::from_str(&again).expect("reads back");
+        assert_eq!(back, run);
+    }
+    let games = complete_games(text);
+    let joined: String = games.concat();
+    assert!(text.starts_with(&joined), "complete games are a prefix, in order");
+});

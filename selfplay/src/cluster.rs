@@ -1,0 +1,599 @@
+//! Running the shards of a run on a Slurm cluster: job arrays submitted with
+//! `sbatch`, followed with `squeue`, cancelled with `scancel`, and merged
+//! ([`crate::merge`]) as shards finish.
+//!
+//! Every shard job runs `bushka selfplay ... --shard K/N --resume` into the
+//! run's folder. A shard counts as finished only once its summary exists
+//! (written atomically after its last game). A shard whose job is gone from
+//! the queue without its summary (failed, cancelled, timed out, its node
+//! lost) is submitted again, up to a limit; the new job resumes from the
+//! complete games already written, so no game is lost or counted twice. The
+//! driver keeps no job ids: the jobs of a run are found by their name (the
+//! run id and a hash of the folder), so a driver that was killed and started
+//! again adopts the jobs still queued and submits only what is missing.
+//!
+//! With an SPRT, shards run `wave` at a time (an array throttle) and the
+//! test is decided after each whole wave, on the shards 1..=k·wave: the
+//! result is then exactly the unsharded run's first games, whatever the
+//! order shards finished in. When it decides, the run's jobs still queued or
+//! running are cancelled; shards past the deciding wave are not counted.
+
+use crate::merge::{check, merge, read_part, MergeOutputs, Plan, ShardResults};
+use crate::shard::{RunInfo, Shard};
+use crate::stats::SprtStatus;
+use crate::tournament::{Decision, Summary};
+use engine::Game;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// How to run a sharded selfplay on the cluster.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The run's folder (on a filesystem the nodes share): job script,
+    /// shard files, logs, state.
+    pub dir: PathBuf,
+    /// Shards the run is cut into.
+    pub shards: usize,
+    /// Shards running at once; with an SPRT, the test is decided after each
+    /// whole wave.
+    pub wave: usize,
+    /// The Slurm partition, if not the default one.
+    pub partition: Option<String>,
+    /// Further `sbatch` options, word by word.
+    pub sbatch_args: Vec<String>,
+    /// Times a shard is submitted again after its job ended without it.
+    pub retries: u32,
+    /// Time between looks at the queue.
+    pub poll: Duration,
+    /// Games each shard plays at once (and CPUs it asks for).
+    pub cpus: usize,
+    /// The program the jobs run (this one, on a shared filesystem).
+    pub program: PathBuf,
+    /// The `selfplay` options of the run, without shard, output files,
+    /// concurrency, resume or progress options.
+    pub selfplay_args: Vec<String>,
+    /// Shards write training data (merged into `outputs.data`).
+    pub data: bool,
+    /// The merged files.
+    pub outputs: MergeOutputs,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// Consecutive failed looks at the queue before the driver gives up.
+const QUEUE_FAILURES: u32 = 10;
+
+/// How a cluster run ended.
+#[derive(Clone, Debug)]
+pub struct ClusterOutcome {
+    /// The merged summary.
+    pub summary: Summary,
+    /// Shards merged.
+    pub merged: usize,
+    /// Shard submissions after a job ended without its summary.
+    pub resubmitted: usize,
+    /// Whether queued or running jobs were cancelled after an SPRT decision.
+    pub cancelled: bool,
+}
+
+/// What the driver keeps between runs: the run it belongs to and how often
+/// each shard was submitted.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct State {
+    run: String,
+    shards: usize,
+    submissions: BTreeMap<usize, u32>,
+    /// The last job (array job id) each shard was submitted in.
+    #[serde(default)]
+    jobs: BTreeMap<usize, u64>,
+}
+
+/// A word quoted for `sh`.
+fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,%+@".contains(&b))
+    {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// 64-bit FNV-1a of a text (for the folder's part of the job name).
+fn short_hash(text: &str) -> String {
+    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{:06x}", h & 0xff_ffff)
+}
+
+/// One run of an external command; its standard output, or an error that
+/// names the command and what it said.
+fn command_output(program: &str, args: &[String]) -> Result<String, String> {
+    let out = Command::new(program).args(args).output().map_err(|e| {
+        format!("cannot run {program}: {e} (is Slurm installed and SLURM_CONF set?)")
+    })?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "{program} {} failed: {}",
+            args.join(" "),
+            err.trim().lines().next().unwrap_or("no message")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The states of a job name's array tasks in the queue, by task id, from
+/// `squeue -h -r -o %K|%T` lines.
+pub fn parse_squeue(text: &str) -> HashMap<usize, String> {
+    text.lines()
+        .filter_map(|l| {
+            let (task, state) = l.trim().split_once('|')?;
+            Some((task.trim().parse().ok()?, state.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The job id `sbatch --parsable` printed (`ID` or `ID;CLUSTER`).
+pub fn parse_sbatch(text: &str) -> Result<u64, String> {
+    let first = text.trim().split(';').next().unwrap_or("");
+    first
+        .parse()
+        .map_err(|_| format!("sbatch answered '{}', not a job id", text.trim()))
+}
+
+/// Array ranges for `sbatch --array`: `1-3,5,7-8`.
+pub fn array_list(shards: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < shards.len() {
+        let mut j = i;
+        while j + 1 < shards.len() && shards[j + 1] == shards[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            shards[i].to_string()
+        } else {
+            format!("{}-{}", shards[i], shards[j])
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// How an array task ended, from `sacct` (`CANCELLED by 0, exit 0:15`),
+/// when the cluster keeps accounting; `None` when it does not.
+fn accounting(job: u64, task: usize) -> Option<String> {
+    let args = [
+        "-n".to_string(),
+        "-P".into(),
+        "-X".into(),
+        "-j".into(),
+        format!("{job}_{task}"),
+        "-o".into(),
+        "State,ExitCode".into(),
+    ];
+    let out = command_output("sacct", &args).ok()?;
+    let line = out.lines().next()?.trim().to_string();
+    let (state, exit) = line.split_once('|')?;
+    Some(format!("sacct: {state}, exit {exit}"))
+}
+
+/// The driver of one run.
+struct Driver<'a> {
+    cfg: &'a ClusterConfig,
+    run: &'a RunInfo,
+    plan: Plan,
+    name: String,
+    state: State,
+    /// Results of finished shards, by index.
+    done: BTreeMap<usize, ShardResults>,
+    resubmitted: usize,
+}
+
+impl<'a> Driver<'a> {
+    fn new(cfg: &'a ClusterConfig, run: &'a RunInfo) -> Result<Self, String> {
+        let plan = Plan::new(&run.options)?;
+        let pairs = plan.games() / 2;
+        if cfg.shards == 0 || cfg.shards > pairs {
+            return Err(format!(
+                "--shards {}: the run has {pairs} game pairs, so 1 to {pairs} shards",
+                cfg.shards
+            ));
+        }
+        std::fs::create_dir_all(cfg.dir.join("logs"))
+            .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
+        let dir = std::path::absolute(&cfg.dir).unwrap_or_else(|_| cfg.dir.clone());
+        let name = format!(
+            "bushka-{}-{}",
+            &run.id[..8.min(run.id.len())],
+            short_hash(&dir.display().to_string())
+        );
+        let state = Self::load_state(cfg, run)?;
+        Ok(Driver {
+            cfg,
+            run,
+            plan,
+            name,
+            state,
+            done: BTreeMap::new(),
+            resubmitted: 0,
+        })
+    }
+
+    fn state_path(cfg: &ClusterConfig) -> PathBuf {
+        cfg.dir.join("cluster.json")
+    }
+
+    /// The folder's state; refuses a folder that holds another run.
+    fn load_state(cfg: &ClusterConfig, run: &RunInfo) -> Result<State, String> {
+        let path = Self::state_path(cfg);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(State {
+                run: run.id.clone(),
+                shards: cfg.shards,
+                submissions: BTreeMap::new(),
+                jobs: BTreeMap::new(),
+            });
+        };
+        let state: State = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a cluster state file: {e}", path.display()))?;
+        if state.run != run.id || state.shards != cfg.shards {
+            return Err(format!(
+                "{} holds run {} in {} shards, not this run ({} in {} shards): use another --dir",
+                cfg.dir.display(),
+                state.run,
+                state.shards,
+                run.id,
+                cfg.shards
+            ));
+        }
+        Ok(state)
+    }
+
+    fn save_state(&self) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(&self.state).map_err(|e| e.to_string())?;
+        crate::output::write_atomic(&Self::state_path(self.cfg), &text)
+    }
+
+    fn file(&self, k: usize, ext: &str) -> PathBuf {
+        self.cfg.dir.join(format!("shard-{k}.{ext}"))
+    }
+
+    /// The job script: the same program playing shard `$SLURM_ARRAY_TASK_ID`.
+    fn write_script(&self) -> Result<PathBuf, String> {
+        let dir = std::path::absolute(&self.cfg.dir).unwrap_or_else(|_| self.cfg.dir.clone());
+        let d = |k: &str| quote(&dir.join(k).display().to_string());
+        let n = self.cfg.shards;
+        let mut cmd: Vec<String> = vec![quote(&self.cfg.program.display().to_string())];
+        cmd.push("selfplay".into());
+        cmd.extend(self.cfg.selfplay_args.iter().map(|a| quote(a)));
+        cmd.push(format!("--shard \"$K/{n}\""));
+        cmd.push(format!("--pdn {}\"$K\".pdn", d("shard-")));
+        if self.cfg.data {
+            cmd.push(format!("--data {}\"$K\".data", d("shard-")));
+        }
+        cmd.push(format!("--json {}\"$K\".json", d("shard-")));
+        cmd.push(format!("--concurrency {} --resume --quiet", self.cfg.cpus));
+        let text = format!(
+            "#!/bin/sh\n# Shard $SLURM_ARRAY_TASK_ID of run {} ({} shards): written by bushka cluster selfplay.\nK=${{SLURM_ARRAY_TASK_ID:?this script runs as a Slurm array task}}\nexec {}\n",
+            self.run.id,
+            n,
+            cmd.join(" \\\n  ")
+        );
+        let path = self.cfg.dir.join("shard.sh");
+        crate::output::write_atomic(&path, &text)?;
+        Ok(path)
+    }
+
+    /// The run's tasks in the queue, by shard.
+    fn queued(&self) -> Result<HashMap<usize, String>, String> {
+        let args: Vec<String> = ["-h", "-r", "--name", &self.name, "-o", "%K|%T"]
+            .map(String::from)
+            .to_vec();
+        Ok(parse_squeue(&command_output("squeue", &args)?))
+    }
+
+    /// Finished shards not yet read: a valid summary of this run and shard.
+    fn collect_finished(&mut self) -> Result<(), String> {
+        for k in 1..=self.cfg.shards {
+            if self.done.contains_key(&k) {
+                continue;
+            }
+            let json = self.file(k, "json");
+            if !json.exists() {
+                continue;
+            }
+            let part = read_part(&json)?;
+            let shard = Shard::new(k, self.cfg.shards)?;
+            if part.run.id != self.run.id || part.shard != shard {
+                return Err(format!(
+                    "{} is shard {} of run {}, not shard {shard} of run {}",
+                    json.display(),
+                    part.shard,
+                    part.run.id,
+                    self.run.id
+                ));
+            }
+            let results = self.plan.read_results(shard, &part.pdn, true)?;
+            self.done.insert(k, results);
+        }
+        Ok(())
+    }
+
+    /// Submits the shards as one job array, `wave` at a time.
+    fn submit(&mut self, script: &Path, shards: &[usize]) -> Result<u64, String> {
+        let dir = std::path::absolute(&self.cfg.dir).unwrap_or_else(|_| self.cfg.dir.clone());
+        let cwd = std::env::current_dir().map_err(|e| format!("no working folder: {e}"))?;
+        let mut args: Vec<String> = vec![
+            "--parsable".into(),
+            format!("--job-name={}", self.name),
+            format!("--array={}%{}", array_list(shards), self.cfg.wave),
+            format!(
+                "--output={}",
+                dir.join("logs").join("shard-%a.%A.out").display()
+            ),
+            format!("--cpus-per-task={}", self.cfg.cpus),
+            format!("--chdir={}", cwd.display()),
+        ];
+        if let Some(p) = &self.cfg.partition {
+            args.push(format!("--partition={p}"));
+        }
+        args.extend(self.cfg.sbatch_args.iter().cloned());
+        args.push(script.display().to_string());
+        let job = parse_sbatch(&command_output("sbatch", &args)?)?;
+        for k in shards {
+            *self.state.submissions.entry(*k).or_insert(0) += 1;
+            self.state.jobs.insert(*k, job);
+        }
+        self.save_state()?;
+        Ok(job)
+    }
+
+    /// Cancels the run's jobs still queued or running.
+    fn cancel(&self) -> Result<(), String> {
+        command_output("scancel", &[format!("--name={}", self.name)]).map(|_| ())
+    }
+
+    /// The shards to submit now: neither finished nor queued. A shard
+    /// submitted before whose job is gone failed or was killed: it is
+    /// submitted again unless it used up its retries.
+    fn missing(
+        &mut self,
+        queued: &HashMap<usize, String>,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<Vec<usize>, String> {
+        let mut out = Vec::new();
+        for k in 1..=self.cfg.shards {
+            if self.done.contains_key(&k) || queued.contains_key(&k) {
+                continue;
+            }
+            let before = self.state.submissions.get(&k).copied().unwrap_or(0);
+            if before > self.cfg.retries {
+                return Err(format!(
+                    "shard {k}/{} ended without its summary {before} times; see {}",
+                    self.cfg.shards,
+                    self.cfg
+                        .dir
+                        .join("logs")
+                        .join(format!("shard-{k}.*.out"))
+                        .display()
+                ));
+            }
+            if before > 0 {
+                self.resubmitted += 1;
+                let how = self
+                    .state
+                    .jobs
+                    .get(&k)
+                    .and_then(|job| accounting(*job, k))
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default();
+                log(&format!(
+                    "shard {k}/{}: its job ended without the shard's summary{how}; submitting it again ({} of {} retries)",
+                    self.cfg.shards, before, self.cfg.retries
+                ));
+            }
+            out.push(k);
+        }
+        Ok(out)
+    }
+
+    /// The complete games of the shards still running (read, not changed).
+    fn running_results(&self, queued: &HashMap<usize, String>) -> Vec<ShardResults> {
+        queued
+            .keys()
+            .filter(|k| !self.done.contains_key(k))
+            .filter_map(|&k| {
+                let shard = Shard::new(k, self.cfg.shards).ok()?;
+                self.plan
+                    .read_results(shard, &self.file(k, "pdn"), false)
+                    .ok()
+            })
+            .collect()
+    }
+
+    /// The SPRT decision on the finished whole waves, if it decided.
+    fn decide(&self, waves_checked: &mut usize) -> Option<(usize, Decision)> {
+        let w = self.cfg.wave;
+        loop {
+            let end = ((*waves_checked + 1) * w).min(self.cfg.shards);
+            if end <= *waves_checked * w || !(1..=end).all(|k| self.done.contains_key(&k)) {
+                return None;
+            }
+            *waves_checked += 1;
+            let prefix: Vec<&ShardResults> = (1..=end).filter_map(|k| self.done.get(&k)).collect();
+            let games = prefix.iter().map(|r| r.games() as u64).sum();
+            if let Some((llr, status)) = self.plan.sprt(prefix.iter().copied()) {
+                if status != SprtStatus::Continue {
+                    return Some((end, (status, llr, games)));
+                }
+            }
+            if end == self.cfg.shards {
+                return None;
+            }
+        }
+    }
+
+    fn merge_first<G: Game>(
+        &self,
+        end: usize,
+        decided: Option<Decision>,
+    ) -> Result<Summary, String> {
+        let parts = (1..=end)
+            .map(|k| read_part(&self.file(k, "json")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let set = check(parts, true)?;
+        let mut command = self.run.command.clone();
+        if command.is_empty() {
+            command.push("bushka cluster selfplay".into());
+        }
+        merge::<G>(&set, &self.cfg.outputs, decided, command)
+    }
+}
+
+fn progress_bar(cfg: &ClusterConfig, games: usize) -> ProgressBar {
+    if !cfg.progress {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Runs the shards of `run` on the cluster until they are all merged, or the
+/// SPRT decides; `log` gets the driver's notes (resubmissions, decisions).
+pub fn run<G: Game>(
+    cfg: &ClusterConfig,
+    run: &RunInfo,
+    log: &mut dyn FnMut(&str),
+) -> Result<ClusterOutcome, String> {
+    let mut d = Driver::new(cfg, run)?;
+    d.save_state()?;
+    let script = d.write_script()?;
+    let bar = progress_bar(cfg, d.plan.games());
+    // Notes are printed above the bar, not through it.
+    let log = &mut |line: &str| bar.suspend(|| log(line));
+    let mut waves_checked = 0;
+    let mut failures = 0;
+    let result = loop {
+        // The queue first, then the files: a shard that leaves the queue
+        // between the two has written its summary before leaving.
+        let queued = match d.queued() {
+            Ok(q) => {
+                failures = 0;
+                q
+            }
+            // The controller may be briefly out of reach (restarting, busy):
+            // without the queue nothing is known missing, so wait and ask again.
+            Err(e) if failures < QUEUE_FAILURES => {
+                failures += 1;
+                log(&format!(
+                    "{e}; asking again ({failures} of {QUEUE_FAILURES})"
+                ));
+                std::thread::sleep(cfg.poll.max(Duration::from_secs(1)));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        d.collect_finished()?;
+        if run.options.sprt.is_some() {
+            if let Some((end, decision)) = d.decide(&mut waves_checked) {
+                d.cancel()?;
+                let status = if decision.0 == SprtStatus::AcceptH1 {
+                    "H1"
+                } else {
+                    "H0"
+                };
+                log(&format!(
+                    "SPRT: {status} accepted after shards 1-{end} ({} games, LLR {:.3}); queued and running shards cancelled",
+                    decision.2, decision.1
+                ));
+                let summary = d.merge_first::<G>(end, Some(decision))?;
+                break ClusterOutcome {
+                    summary,
+                    merged: end,
+                    resubmitted: d.resubmitted,
+                    cancelled: true,
+                };
+            }
+        }
+        if d.done.len() == cfg.shards {
+            let summary = d.merge_first::<G>(cfg.shards, None)?;
+            break ClusterOutcome {
+                summary,
+                merged: cfg.shards,
+                resubmitted: d.resubmitted,
+                cancelled: false,
+            };
+        }
+        let missing = d.missing(&queued, log)?;
+        if !missing.is_empty() {
+            let job = d.submit(&script, &missing)?;
+            log(&format!(
+                "submitted shards {} as job {job} ({})",
+                array_list(&missing),
+                d.name
+            ));
+        }
+        let running = d.running_results(&queued);
+        let shown: Vec<&ShardResults> = d.done.values().chain(&running).collect();
+        let games: usize = shown.iter().map(|r| r.games()).sum();
+        let pending = queued.values().filter(|s| s.as_str() == "PENDING").count();
+        bar.set_position(games as u64);
+        bar.set_message(format!(
+            "{} [shards: {} done, {} running, {} pending]",
+            d.plan.progress_message(shown.iter().copied()),
+            d.done.len(),
+            queued.len() - pending,
+            pending
+        ));
+        std::thread::sleep(cfg.poll);
+    };
+    bar.finish_and_clear();
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squeue_lines_give_task_states() {
+        let q = parse_squeue("3|RUNNING\n4|PENDING\n\nN/A|RUNNING\n garbage\n");
+        assert_eq!(q.len(), 2);
+        assert_eq!(q[&3], "RUNNING");
+        assert_eq!(q[&4], "PENDING");
+    }
+
+    #[test]
+    fn sbatch_answers_are_read_or_refused() {
+        assert_eq!(parse_sbatch("1234\n"), Ok(1234));
+        assert_eq!(parse_sbatch("77;cluster"), Ok(77));
+        assert!(parse_sbatch("sbatch: error: x").is_err());
+    }
+
+    #[test]
+    fn arrays_are_written_as_ranges() {
+        assert_eq!(array_list(&[1, 2, 3, 5, 7, 8]), "1-3,5,7-8");
+        assert_eq!(array_list(&[4]), "4");
+    }
+
+    #[test]
+    fn words_are_quoted_for_the_shell() {
+        assert_eq!(quote("name=a,depth=3"), "name=a,depth=3");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote(""), "''");
+    }
+}

@@ -1,0 +1,488 @@
+//! Merging the shards of a run ([`crate::shard`]) into the files and the
+//! statistics the unsharded run would have written: the games in schedule
+//! order, the training data in the same order (de-duplicated across the
+//! whole run with `--dedup`), and a summary with the same per-engine W/D/L,
+//! pentanomial pairs, Elo, normalized Elo and LLR.
+//!
+//! A shard is taken only once its summary exists: the summary is written
+//! atomically after its last game, so a shard that was killed or is still
+//! running is never counted. Merge refuses shards of different runs and
+//! names duplicated and missing shards.
+
+use crate::output::complete_games;
+use crate::pdn::PdnReader;
+use crate::shard::{RunInfo, RunOptions, Shard};
+use crate::tournament::{
+    mark_decision, part, schedule, Config, Decision, Slot, Summary, Tally, RUN_ID_TAG,
+};
+use engine::data::DataLine;
+use engine::{Game, Outcome};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A finished shard: where its summary is, its run, and its files.
+#[derive(Clone, Debug)]
+pub struct ShardPart {
+    /// The shard's summary (`--json`).
+    pub json: PathBuf,
+    /// The run recorded in it.
+    pub run: RunInfo,
+    /// Which part it is.
+    pub shard: Shard,
+    /// Its game records.
+    pub pdn: PathBuf,
+    /// Its training data, if it wrote any.
+    pub data: Option<PathBuf>,
+}
+
+/// The `run` member of a summary; the rest is recomputed from the games.
+#[derive(serde::Deserialize)]
+struct SummaryRun {
+    run: RunInfo,
+}
+
+/// A recorded path, or the file of the same name beside the summary when
+/// the recorded one is gone (files copied off the cluster together).
+fn locate(recorded: &str, json: &Path) -> PathBuf {
+    let path = PathBuf::from(recorded);
+    if path.exists() {
+        return path;
+    }
+    let beside = match (json.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => return path,
+    };
+    if beside.exists() {
+        beside
+    } else {
+        path
+    }
+}
+
+/// Reads a shard's summary.
+pub fn read_part(json: &Path) -> Result<ShardPart, String> {
+    let text = std::fs::read_to_string(json)
+        .map_err(|e| format!("cannot read shard summary {}: {e}", json.display()))?;
+    let SummaryRun { run } = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a selfplay summary: {e}", json.display()))?;
+    let shard = run.shard.ok_or_else(|| {
+        format!(
+            "{}: the summary of a whole run, not of a shard (no --shard)",
+            json.display()
+        )
+    })?;
+    let pdn = run
+        .pdn
+        .as_deref()
+        .map(|p| locate(p, json))
+        .ok_or_else(|| format!("{}: shard {shard} wrote no --pdn file", json.display()))?;
+    let data = run.data.as_deref().map(|p| locate(p, json));
+    Ok(ShardPart {
+        json: json.to_path_buf(),
+        run,
+        shard,
+        pdn,
+        data,
+    })
+}
+
+/// Shards checked to belong together, in order.
+#[derive(Clone, Debug)]
+pub struct ShardSet {
+    /// The parts, by shard index.
+    pub parts: Vec<ShardPart>,
+    /// The shards not given (only with `partial`).
+    pub missing: Vec<Shard>,
+}
+
+/// Checks that `parts` are shards of one run cut the same way, each once,
+/// and (unless `partial`) all of them.
+pub fn check(mut parts: Vec<ShardPart>, partial: bool) -> Result<ShardSet, String> {
+    let Some(first) = parts.first() else {
+        return Err("no shard summaries given".into());
+    };
+    let runs: BTreeMap<&str, Vec<String>> = parts.iter().fold(BTreeMap::new(), |mut m, p| {
+        m.entry(p.run.id.as_str())
+            .or_insert_with(Vec::new)
+            .push(p.json.display().to_string());
+        m
+    });
+    if runs.len() > 1 {
+        let list: Vec<String> = runs
+            .iter()
+            .map(|(id, files)| format!("run {id}: {}", files.join(", ")))
+            .collect();
+        return Err(format!(
+            "the shards belong to different runs ({}); merge the shards of one run",
+            list.join("; ")
+        ));
+    }
+    let count = first.shard.count;
+    if let Some(p) = parts.iter().find(|p| p.shard.count != count) {
+        return Err(format!(
+            "{} is shard {} but {} is shard {}: the run was cut into different numbers of shards",
+            p.json.display(),
+            p.shard,
+            first.json.display(),
+            first.shard
+        ));
+    }
+    parts.sort_by_key(|p| p.shard.index);
+    for w in parts.windows(2) {
+        if w[0].shard == w[1].shard {
+            return Err(format!(
+                "shard {} given twice: {} and {}",
+                w[0].shard,
+                w[0].json.display(),
+                w[1].json.display()
+            ));
+        }
+    }
+    let have: HashSet<usize> = parts.iter().map(|p| p.shard.index).collect();
+    let missing: Vec<Shard> = (1..=count)
+        .filter(|i| !have.contains(i))
+        .map(|index| Shard { index, count })
+        .collect();
+    if !missing.is_empty() && !partial {
+        let names: Vec<String> = missing.iter().map(ToString::to_string).collect();
+        return Err(format!(
+            "missing shard{} {} of run {}",
+            if missing.len() > 1 { "s" } else { "" },
+            names.join(", "),
+            parts[0].run.id
+        ));
+    }
+    Ok(ShardSet { parts, missing })
+}
+
+/// The results of one shard's games.
+#[derive(Clone, Debug)]
+pub struct ShardResults {
+    /// The shard.
+    pub shard: Shard,
+    /// Game id and outcome, in the order the records were read.
+    outcomes: Vec<(u64, Outcome)>,
+}
+
+impl ShardResults {
+    /// Games read.
+    pub fn games(&self) -> usize {
+        self.outcomes.len()
+    }
+}
+
+/// The full schedule of a run: what merging and counting need.
+pub struct Plan {
+    cfg: Config,
+    all: Vec<Slot>,
+    id: String,
+}
+
+impl Plan {
+    /// The plan of the run with these options.
+    pub fn new(options: &RunOptions) -> Result<Plan, String> {
+        let cfg = options.config()?;
+        let all = schedule(&cfg);
+        Ok(Plan {
+            cfg,
+            all,
+            id: options.id(),
+        })
+    }
+
+    /// Games in the whole run.
+    pub fn games(&self) -> usize {
+        self.all.len()
+    }
+
+    /// Games of one shard.
+    pub fn shard_games(&self, shard: Shard) -> Result<usize, String> {
+        Ok(part(&self.all, Some(shard))?.len())
+    }
+
+    /// The complete games of a shard's PDN text, each with its id, checked
+    /// against the shard's part of the schedule and the run id. With
+    /// `complete`, every game of the shard must be there exactly once;
+    /// without (a shard still running), a repeated game is read once.
+    fn games_of<'t>(
+        &self,
+        shard: Shard,
+        text: &'t str,
+        origin: &Path,
+        complete: bool,
+    ) -> Result<Vec<(&Slot, Outcome, &'t str)>, String> {
+        let slots = part(&self.all, Some(shard))?;
+        let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for block in complete_games(text) {
+            let Some(rec) = PdnReader::new(block.as_bytes()).next() else {
+                continue;
+            };
+            let rec = rec.map_err(|e| format!("{}: {e}", origin.display()))?;
+            let round = rec.round.clone();
+            let slot = round
+                .parse::<u64>()
+                .ok()
+                .and_then(|r| r.checked_sub(1))
+                .and_then(|id| by_id.get(&id))
+                .ok_or_else(|| {
+                    format!(
+                        "{}: game round '{round}' is not part of shard {shard}",
+                        origin.display()
+                    )
+                })?;
+            if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| *id != self.id) {
+                return Err(format!(
+                    "{}: game {round} belongs to run {id}, not to run {}",
+                    origin.display(),
+                    self.id
+                ));
+            }
+            let outcome = rec
+                .result
+                .outcome()
+                .ok_or_else(|| format!("{}: game {round} has no result", origin.display()))?;
+            if !seen.insert(slot.id) {
+                if complete {
+                    return Err(format!("{}: game {round} is there twice", origin.display()));
+                }
+                continue;
+            }
+            out.push((*slot, outcome, block));
+        }
+        if complete && out.len() != slots.len() {
+            let lacking: Vec<String> = slots
+                .iter()
+                .filter(|s| !seen.contains(&s.id))
+                .take(5)
+                .map(|s| (s.id + 1).to_string())
+                .collect();
+            return Err(format!(
+                "{}: shard {shard} has {} of its {} games (lacking rounds {}...)",
+                origin.display(),
+                out.len(),
+                slots.len(),
+                lacking.join(", ")
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Reads the results in a shard's PDN file; `complete` as for a
+    /// finished shard (see [`Plan::games_of`]), else the complete games
+    /// of a shard still being written.
+    pub fn read_results(
+        &self,
+        shard: Shard,
+        pdn: &Path,
+        complete: bool,
+    ) -> Result<ShardResults, String> {
+        let text = match std::fs::read_to_string(pdn) {
+            Ok(t) => t,
+            Err(e) if !complete && e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {}: {e}", pdn.display())),
+        };
+        let outcomes = self
+            .games_of(shard, &text, pdn, complete)?
+            .into_iter()
+            .map(|(s, o, _)| (s.id, o))
+            .collect();
+        Ok(ShardResults { shard, outcomes })
+    }
+
+    /// The summary of the games in `results`, as the unsharded run would
+    /// count them; `decided` marks an SPRT decision taken at that point.
+    pub fn summary<'r>(
+        &self,
+        results: impl IntoIterator<Item = &'r ShardResults>,
+        decided: Option<Decision>,
+        run: RunInfo,
+    ) -> Summary {
+        let tally = self.tally(results);
+        let mut s = tally.summary(run);
+        mark_decision(&mut s, decided);
+        s
+    }
+
+    /// The live line (score, Elo, LLR) of these results.
+    pub fn progress_message<'r>(
+        &self,
+        results: impl IntoIterator<Item = &'r ShardResults>,
+    ) -> String {
+        self.tally(results).progress_message()
+    }
+
+    /// The LLR of these results and the SPRT's decision on them, for a
+    /// match with an SPRT.
+    pub fn sprt<'r>(
+        &self,
+        results: impl IntoIterator<Item = &'r ShardResults>,
+    ) -> Option<(f64, crate::stats::SprtStatus)> {
+        let tally = self.tally(results);
+        tally.sprt().map(|(llr, s)| (llr, s.status(llr)))
+    }
+
+    fn tally<'r>(&self, results: impl IntoIterator<Item = &'r ShardResults>) -> Tally<'_> {
+        let by_id: HashMap<u64, &Slot> = self.all.iter().map(|s| (s.id, s)).collect();
+        let mut tally = Tally::new(&self.cfg, &self.all);
+        for r in results {
+            for (id, outcome) in &r.outcomes {
+                if let Some(slot) = by_id.get(id) {
+                    tally.add(slot, *outcome);
+                }
+            }
+        }
+        tally
+    }
+}
+
+/// Where a merge writes.
+#[derive(Clone, Debug)]
+pub struct MergeOutputs {
+    /// The merged game records.
+    pub pdn: PathBuf,
+    /// The merged training data (every shard must have written data).
+    pub data: Option<PathBuf>,
+    /// The merged summary.
+    pub json: Option<PathBuf>,
+}
+
+fn io_err(e: String) -> std::io::Error {
+    std::io::Error::other(e)
+}
+
+/// Merges the checked shards into `out`; `decided` records an SPRT decision
+/// taken on exactly these shards, `command` the command that merges.
+pub fn merge<G: Game>(
+    set: &ShardSet,
+    out: &MergeOutputs,
+    decided: Option<Decision>,
+    command: Vec<String>,
+) -> Result<Summary, String> {
+    let first = set.parts.first().ok_or("no shard summaries given")?;
+    let plan = Plan::new(&first.run.options)?;
+    let mut results = Vec::new();
+    engine::files::write_atomic_with(&out.pdn, |w| {
+        for p in &set.parts {
+            let text = std::fs::read_to_string(&p.pdn)
+                .map_err(|e| io_err(format!("cannot read {}: {e}", p.pdn.display())))?;
+            let games = plan
+                .games_of(p.shard, &text, &p.pdn, true)
+                .map_err(io_err)?;
+            let mut blocks: HashMap<u64, &str> = HashMap::new();
+            let mut outcomes = Vec::new();
+            for (slot, outcome, block) in games {
+                blocks.insert(slot.id, block);
+                outcomes.push((slot.id, outcome));
+            }
+            for slot in part(&plan.all, Some(p.shard)).map_err(io_err)? {
+                w.write_all(blocks[&slot.id].as_bytes())?;
+            }
+            results.push(ShardResults {
+                shard: p.shard,
+                outcomes,
+            });
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("merging into {}: {e}", out.pdn.display()))?;
+    if let Some(data) = &out.data {
+        merge_data::<G>(&plan, set, data)?;
+    }
+    let absolute = |p: &Path| {
+        std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .display()
+            .to_string()
+    };
+    let run = RunInfo {
+        id: first.run.id.clone(),
+        command,
+        shard: None,
+        merged: set.parts.iter().map(|p| p.shard).collect(),
+        pdn: Some(absolute(&out.pdn)),
+        data: out.data.as_deref().map(absolute),
+        options: first.run.options.clone(),
+    };
+    let summary = plan.summary(&results, decided, run);
+    if let Some(json) = &out.json {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+        crate::output::write_atomic(json, &text)?;
+    }
+    Ok(summary)
+}
+
+/// The shards' training data in schedule order, into `out`; with the run's
+/// `--dedup`, each position once across all shards (the first in schedule
+/// order is kept).
+fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), String> {
+    let mut seen: Option<HashSet<u64>> = plan.cfg.dedup.then(HashSet::new);
+    engine::files::write_atomic_with(out, |w| {
+        for p in &set.parts {
+            let path = p.data.as_ref().ok_or_else(|| {
+                io_err(format!(
+                    "{}: shard {} wrote no --data file",
+                    p.json.display(),
+                    p.shard
+                ))
+            })?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| io_err(format!("cannot read {}: {e}", path.display())))?;
+            let slots = part(&plan.all, Some(p.shard)).map_err(io_err)?;
+            let ids: HashSet<u64> = slots.iter().map(|s| s.id).collect();
+            let mut blocks: HashMap<u64, Vec<&str>> = HashMap::new();
+            for (n, line) in text.lines().enumerate() {
+                let d = DataLine::parse(line)
+                    .map_err(|e| io_err(format!("{} line {}: {e}", path.display(), n + 1)))?;
+                let id = d
+                    .game
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|id| ids.contains(id))
+                    .ok_or_else(|| {
+                        io_err(format!(
+                            "{} line {}: game '{}' is not part of shard {}",
+                            path.display(),
+                            n + 1,
+                            d.game,
+                            p.shard
+                        ))
+                    })?;
+                blocks.entry(id).or_default().push(line);
+            }
+            for slot in slots {
+                let Some(lines) = blocks.get(&slot.id) else {
+                    if seen.is_none() {
+                        return Err(io_err(format!(
+                            "{}: no data for game {} of shard {}",
+                            path.display(),
+                            slot.id,
+                            p.shard
+                        )));
+                    }
+                    continue;
+                };
+                for line in lines {
+                    if let Some(seen) = seen.as_mut() {
+                        let d = DataLine::parse(line).map_err(io_err)?;
+                        let pos = G::parse_position(d.position).map_err(|e| {
+                            io_err(format!(
+                                "{}: position '{}': {e}",
+                                path.display(),
+                                d.position
+                            ))
+                        })?;
+                        if !seen.insert(<G as Game>::hash(&pos)) {
+                            continue;
+                        }
+                    }
+                    writeln!(w, "{line}")?;
+                }
+            }
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("merging into {}: {e}", out.display()))
+}

@@ -1,0 +1,229 @@
+//! `bushka selfplay --shard K/N` and `bushka selfplay merge`: the shards of a
+//! run merge into exactly the unsharded run's files and statistics.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_bushka")
+}
+
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bushka-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub(crate) fn run_ok(args: &[String]) -> String {
+    let o = Command::new(bin()).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn run_err(args: &[String]) -> String {
+    let o = Command::new(bin()).args(args).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// A depth-limited match (so that every game replays exactly) with an SPRT
+/// that cannot decide in so few games, so its LLR is compared too.
+pub(crate) fn match_args(seed: u64, games: u64) -> Vec<String> {
+    [
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=b,kind=material,depth=2",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--sprt",
+        "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        "--quiet",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Runs `selfplay` with `args` and output files `dir/name.{pdn,data,json}`.
+fn play(dir: &Path, name: &str, args: &[String], extra: &[&str]) -> PathBuf {
+    let mut a = vec!["selfplay".to_string()];
+    a.extend(args.iter().cloned());
+    a.extend(extra.iter().map(ToString::to_string));
+    for (opt, ext) in [("--pdn", "pdn"), ("--data", "data"), ("--json", "json")] {
+        a.push(opt.into());
+        a.push(s(&dir.join(format!("{name}.{ext}"))));
+    }
+    run_ok(&a);
+    dir.join(format!("{name}.json"))
+}
+
+/// The statistics of a summary: everything but the run's identity.
+pub(crate) fn statistics(json: &Path) -> Value {
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let m = v.as_object_mut().unwrap();
+    m.remove("run");
+    m.remove("resumed");
+    v
+}
+
+fn merge(dir: &Path, name: &str, shards: &[PathBuf]) -> Vec<String> {
+    let mut a: Vec<String> = ["selfplay", "merge"].map(String::from).to_vec();
+    for (opt, ext) in [
+        ("--out-pdn", "pdn"),
+        ("--out-data", "data"),
+        ("--out-json", "json"),
+    ] {
+        a.push(opt.into());
+        a.push(s(&dir.join(format!("{name}.{ext}"))));
+    }
+    a.extend(shards.iter().map(|p| s(p)));
+    a
+}
+
+/// Test (1): four shards, each playing its games two at a time, merge into
+/// the unsharded run's files byte for byte (the unsharded run plays one game
+/// at a time, so its files are in schedule order) and its statistics.
+#[test]
+fn four_shards_merge_into_the_unsharded_run() {
+    four_shards_merge(false);
+}
+
+/// The same with `--dedup`: shards write every position and the merge keeps
+/// the first of each in schedule order, as the unsharded run does.
+#[test]
+fn four_shards_merge_into_the_unsharded_run_with_dedup() {
+    four_shards_merge(true);
+}
+
+fn four_shards_merge(dedup: bool) {
+    {
+        let dir = temp_dir(&format!("shard-merge-{dedup}"));
+        let mut args = match_args(3, 16);
+        if dedup {
+            args.push("--dedup".into());
+        }
+        let full = play(&dir, "full", &args, &["--concurrency", "1"]);
+        let shards: Vec<PathBuf> = (1..=4)
+            .map(|k| {
+                let shard = format!("{k}/4");
+                play(
+                    &dir,
+                    &format!("s{k}"),
+                    &args,
+                    &["--shard", &shard, "--concurrency", "2"],
+                )
+            })
+            .collect();
+        // Shards are given in any order.
+        let mut given = shards.clone();
+        given.reverse();
+        let out = run_ok(&merge(&dir, "merged", &given));
+        assert!(out.contains("16 games from 4 shard(s)"), "{out}");
+        for ext in ["pdn", "data"] {
+            let read = |n: &str| std::fs::read_to_string(dir.join(format!("{n}.{ext}"))).unwrap();
+            assert!(read("merged") == read("full"), "merged .{ext} differs");
+        }
+        assert_eq!(statistics(&dir.join("merged.json")), statistics(&full));
+        let merged: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("merged.json")).unwrap())
+                .unwrap();
+        let unsharded: Value =
+            serde_json::from_str(&std::fs::read_to_string(&full).unwrap()).unwrap();
+        assert_eq!(merged["run"]["id"], unsharded["run"]["id"]);
+        assert_eq!(merged["run"]["merged"].as_array().unwrap().len(), 4);
+        assert!(merged["sprt"]["llr"].as_f64().unwrap().abs() > 0.0);
+        if !dedup {
+            // `bushka tune` reads the shard files as it reads the merged one.
+            let data_of = |files: Vec<PathBuf>| {
+                let mut a: Vec<String> = ["tune", "--data"].map(String::from).to_vec();
+                a.extend(files.iter().map(|p| s(p)));
+                a.extend(
+                    ["--out", &s(&dir.join("w.json")), "--epochs", "1", "--quiet"]
+                        .map(String::from),
+                );
+                let out = run_ok(&a);
+                out.lines()
+                    .find(|l| l.starts_with("data: "))
+                    .unwrap_or_else(|| panic!("no data line: {out}"))
+                    .to_string()
+            };
+            let shard_data = (1..=4).map(|k| dir.join(format!("s{k}.data"))).collect();
+            assert_eq!(data_of(shard_data), data_of(vec![dir.join("merged.data")]));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Test (5): shards of another run are refused, naming both runs; a
+/// missing shard and a repeated one are named.
+#[test]
+fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
+    let dir = temp_dir("shard-refuse");
+    let shard = |seed: u64, k: usize| {
+        let part = format!("{k}/3");
+        play(
+            &dir,
+            &format!("seed{seed}-{k}"),
+            &match_args(seed, 6),
+            &["--shard", &part],
+        )
+    };
+    let (a1, a2, a3) = (shard(1, 1), shard(1, 2), shard(1, 3));
+    let b2 = shard(2, 2);
+    let err = run_err(&merge(&dir, "m", &[a1.clone(), b2.clone(), a3.clone()]));
+    assert!(err.contains("different runs"), "{err}");
+    assert!(err.contains(&s(&b2)) && err.contains(&s(&a1)), "{err}");
+    let err = run_err(&merge(&dir, "m", &[a1.clone(), a3.clone()]));
+    assert!(err.contains("missing shard 2/3"), "{err}");
+    let err = run_err(&merge(&dir, "m", &[a1.clone(), a2.clone(), a2.clone(), a3]));
+    assert!(err.contains("shard 2/3 given twice"), "{err}");
+    assert!(!dir.join("m.pdn").exists(), "nothing written on refusal");
+    // With --partial the shards given are merged, and the missing one named.
+    let mut partial = merge(&dir, "m", &[a1, a2]);
+    partial.insert(2, "--partial".into());
+    let o = Command::new(bin()).args(&partial).output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("without shard(s) 3/3"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("4 games from 2 shard(s)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_shards_are_refused_in_one_line() {
+    let dir = temp_dir("shard-bad");
+    for (bad, says) in [
+        ("0/4", "expected K/N"),
+        ("5/4", "expected K/N"),
+        ("x", "expected K/N"),
+        ("4/4", "at most 3 shards"),
+    ] {
+        let mut a = vec!["selfplay".to_string()];
+        a.extend(match_args(1, 6));
+        a.extend(["--shard", bad].map(String::from));
+        let err = run_err(&a);
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    // A summary that is not a shard's, and a file that is not a summary.
+    let whole = play(&dir, "whole", &match_args(1, 2), &[]);
+    let err = run_err(&merge(&dir, "m", &[whole]));
+    assert!(err.contains("not of a shard"), "{err}");
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"games\": 1}").unwrap();
+    let err = run_err(&merge(&dir, "m", &[junk]));
+    assert!(err.contains("not a selfplay summary"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
