@@ -15,8 +15,10 @@
 //! 4. A **verifying** search (`verify` plies) still plays the same first move
 //!    and still gains at least `min_gain` (or wins).
 //!
-//! Found positions are de-duplicated by position and classified by motif
-//! ([`Motifs`]); each is stored with its solution line.
+//! Found positions are de-duplicated by position, a position on the solution
+//! line of a tactic found earlier is left out (the same combination a move
+//! later), and each is classified by motif ([`Motifs`]) and stored with its
+//! solution line.
 
 use engine::eval::{EvalSource, Evaluator, Material};
 use engine::search::{Engine, Limits, Score, SearchInput};
@@ -408,7 +410,31 @@ where
             },
         )
         .collect();
-    found.into_iter().flatten().collect()
+    drop_continuations::<G>(found.into_iter().flatten())
+}
+
+/// Keeps a tactic only when its position is not on the solution line of a
+/// tactic kept before it (a combination found again a move later is the
+/// same combination).
+fn drop_continuations<G: Game>(found: impl Iterator<Item = Tactic>) -> Vec<Tactic> {
+    let mut on_a_line = std::collections::HashSet::new();
+    let mut kept = Vec::new();
+    for t in found {
+        let Ok(pos) = G::parse_position(&t.position) else {
+            continue;
+        };
+        if on_a_line.contains(&Game::hash(&pos)) {
+            continue;
+        }
+        let mut p = pos;
+        for text in &t.solution {
+            let Ok(mv) = p.parse_move(text) else { break };
+            p = p.play(&mv);
+            on_a_line.insert(Game::hash(&p));
+        }
+        kept.push(t);
+    }
+    kept
 }
 
 /// A problem read back from a problem set.

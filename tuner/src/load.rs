@@ -21,7 +21,7 @@
 //!   of a pair, which share their opening (and between equal engines all
 //!   their moves), and every strongly correlated position of one game land on
 //!   the same side. A game whose ply-0 line is absent (`--dedup` data) is
-//!   placed by its file name and game id, and so is every game when the data
+//!   placed by its game id, and so is every game when the data
 //!   hold fewer than [`MIN_OPENINGS`] openings (games all played from the
 //!   start, say). A position that also
 //!   occurs in a training game is trained on (with every occurrence's result
@@ -90,7 +90,8 @@ pub struct LoadReport {
     pub train: usize,
     /// Distinct positions in the validation set.
     pub validation: usize,
-    /// Games (file name and game id) used for training.
+    /// Games (by game id: shards of one run and their merged file agree)
+    /// used for training.
     pub train_games: usize,
     /// Games held out for validation (their positions that no training game
     /// reached are the validation set).
@@ -147,7 +148,7 @@ struct Staged {
 pub struct Loader<G: Features> {
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
     seen: HashMap<u64, usize>,
-    /// Every game (hash of file name and id) with its split keys.
+    /// Every game (hash of its id) with its split keys.
     games: HashMap<u64, Split>,
     staged: Vec<Staged>,
     entries: Vec<(u16, i16)>,
@@ -220,15 +221,9 @@ impl<G: Features> Loader<G> {
     /// Parses a batch of lines in parallel, then merges them in file order.
     fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
         let resolver = self.resolver.as_deref();
-        let source = hash_text(0, name);
         let parsed: Vec<(Option<Opening>, Parsed)> = chunk
             .par_iter()
-            .map(|(_, bytes)| {
-                (
-                    opening_of(bytes, source),
-                    parse_position::<G>(bytes, source, resolver),
-                )
-            })
+            .map(|(_, bytes)| (opening_of(bytes), parse_position::<G>(bytes, resolver)))
             .collect();
         for ((line, _), (opening, p)) in chunk.iter().zip(parsed) {
             if let Some(o) = opening {
@@ -418,30 +413,24 @@ struct Split {
 
 /// A game's opening: the ply-0 line of a game.
 struct Opening {
-    /// The game (hash of file name and game id).
+    /// The game (hash of its id).
     game: u64,
     /// The hash of its position text.
     position: u64,
 }
 
 /// The opening a line gives, when it is a well-formed ply-0 line.
-fn opening_of(bytes: &[u8], source: u64) -> Option<Opening> {
+fn opening_of(bytes: &[u8]) -> Option<Opening> {
     let text = std::str::from_utf8(bytes).ok()?;
     let line = DataLine::parse(text).ok()?;
     (line.ply == 0).then(|| Opening {
-        game: hash_text(source, line.game),
+        game: hash_text(0, line.game),
         position: hash_text(0, line.position.trim()),
     })
 }
 
-/// One line to a position with its features, or the reason it is not used;
-/// `source` is the hash of the file's name, which with the game id names
-/// the game.
-fn parse_position<G: Features>(
-    bytes: &[u8],
-    source: u64,
-    resolver: Option<&dyn Evaluator<G>>,
-) -> Parsed {
+/// One line to a position with its features, or the reason it is not used.
+fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Parsed::Bad("not valid UTF-8".into());
     };
@@ -472,7 +461,7 @@ fn parse_position<G: Features>(
         return Parsed::Terminal;
     }
     Parsed::Position {
-        game: hash_text(source, line.game),
+        game: hash_text(0, line.game),
         hash: engine::Game::hash(&pos),
         features: Box::new(pos.feature_vec()),
         phase: pos.phase(),

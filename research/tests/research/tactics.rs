@@ -89,6 +89,12 @@ fn mining_games_finds_the_combinations_and_nothing_in_a_quiet_game() {
     let found = tactics::mine(&positions, &cfg(), &|| {});
     let sources: Vec<&str> = found.iter().map(|t| t.source.as_str()).collect();
     assert!(sources.contains(&"game 1 ply 0"), "{found:?}");
+    // The positions further along the combination are the same combination.
+    assert_eq!(
+        sources.iter().filter(|s| s.starts_with("game 1 ")).count(),
+        1,
+        "{sources:?}"
+    );
     assert!(sources.contains(&"game 2 ply 0"), "{found:?}");
     assert!(
         found.iter().all(|t| !t.source.starts_with("game 3")),
