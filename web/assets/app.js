@@ -16,6 +16,7 @@ const app = {
   source: null,      // the analysis EventSource
   lastInfo: null,
   openWatched: null,
+  updates: 0,        // counts the states received (the tests wait on it)
 };
 window.app = app;   // read by the end-to-end tests
 
@@ -65,6 +66,7 @@ async function setState(reply) {
   app.session = reply.session;
   sessionStorage.setItem("bushka-session", reply.session);
   app.state = reply;
+  app.updates += 1;
   app.view = reply.ply;
   app.selection = null;
   $("game").value = reply.game;

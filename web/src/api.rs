@@ -507,7 +507,7 @@ fn watcher(app: &AppState) -> Result<&crate::watch::Watcher, ApiError> {
 
 async fn watch(State(app): Shared) -> Result<Response, ApiError> {
     let app2 = Arc::clone(&app);
-    let view = tokio::task::spawn_blocking(move || watcher(&app2).map(|w| w.view()))
+    let view = tokio::task::spawn_blocking(move || watcher(&app2).map(crate::watch::Watcher::view))
         .await
         .map_err(|e| ApiError::conflict(format!("reading the watched files failed: {e}")))??;
     match view {

@@ -31,6 +31,8 @@ pub struct BoardView {
     pub squares: Vec<SquareView>,
 }
 
+// serde's `serialize_with` passes the field by reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn kind_name<S: serde::Serializer>(kind: &GameKind, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(kind.name())
 }

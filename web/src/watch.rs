@@ -91,13 +91,19 @@ pub struct WatchView {
     pub summary: Option<serde_json::Value>,
 }
 
-/// The games read from the file, kept while the file does not change.
-#[derive(Default)]
-struct Cache {
-    stamp: Option<(SystemTime, u64)>,
+/// The games read from the file.
+#[derive(Clone, Default)]
+struct Snapshot {
     games: Arc<Vec<GameRecord>>,
     errors: usize,
     first_error: Option<String>,
+}
+
+/// The last snapshot, kept while the file does not change.
+#[derive(Default)]
+struct Cache {
+    stamp: Option<(SystemTime, u64)>,
+    snapshot: Snapshot,
 }
 
 /// Reads the watched files again when they change.
@@ -117,10 +123,10 @@ impl Watcher {
 
     /// The games of the file now (read again if it changed).
     pub fn games(&self) -> Result<Arc<Vec<GameRecord>>, String> {
-        self.refresh().map(|c| c.0)
+        self.refresh().map(|s| s.games)
     }
 
-    fn refresh(&self) -> Result<(Arc<Vec<GameRecord>>, usize, Option<String>), String> {
+    fn refresh(&self) -> Result<Snapshot, String> {
         let meta = std::fs::metadata(&self.files.pdn)
             .map_err(|e| format!("{}: {e}", self.files.pdn.display()))?;
         let stamp = (
@@ -147,21 +153,23 @@ impl Watcher {
             }
             *cache = Cache {
                 stamp: Some(stamp),
-                games: Arc::new(games),
-                errors,
-                first_error,
+                snapshot: Snapshot {
+                    games: Arc::new(games),
+                    errors,
+                    first_error,
+                },
             };
         }
-        Ok((
-            Arc::clone(&cache.games),
-            cache.errors,
-            cache.first_error.clone(),
-        ))
+        Ok(cache.snapshot.clone())
     }
 
     /// The panel's view now.
     pub fn view(&self) -> Result<WatchView, String> {
-        let (games, errors, first_error) = self.refresh()?;
+        let Snapshot {
+            games,
+            errors,
+            first_error,
+        } = self.refresh()?;
         let summary = self
             .files
             .summary
