@@ -329,6 +329,10 @@ async function pollWatch() {
     $("sprt").textContent = sprt
       ? `SPRT: LLR ${fmt(sprt.llr, 2)} [${fmt(sprt.lower, 2)}, ${fmt(sprt.upper, 2)}] ${sprt.status}`
       : (w.summary ? "" : "no summary yet");
+    const pairs = (w.summary && w.summary.pairings) || [];
+    $("pairings").textContent = pairs.map((p) =>
+      `${p.first} v ${p.second}: +${p.wdl[0]} =${p.wdl[1]} -${p.wdl[2]}, pairs ${p.pentanomial.join(" ")}, ` +
+      `Elo ${fmt(p.elo[0], 1)} [${fmt(p.elo[1], 1)}, ${fmt(p.elo[2], 1)}], nElo ${fmt(p.nelo[0], 1)}`).join("\n");
     const st = $("standings").querySelector("tbody");
     st.innerHTML = "";
     for (const e of w.standings) {
