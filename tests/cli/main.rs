@@ -5,4 +5,5 @@
 mod cli;
 mod hub;
 mod selfplay;
+mod serve;
 mod tb;

@@ -233,7 +233,7 @@ function showInfo(info) {
     `depth ${info.depth}  score ${score}  nodes ${info.nodes}  ${Math.round(info.nps / 1000)} kn/s`;
   $("pv").textContent = info.pv.join(" ");
   const white = 50 + 50 * Math.tanh(info.white_cp / 400);
-  $("evalfill").style.height = `${app.flip ? 100 - white : white}%`;
+  $("evalfill").style.height = `${white}%`;
 }
 
 function startAnalysis() {
@@ -391,7 +391,11 @@ async function start() {
     const back = $("mode").value === "engine" && app.state.ply >= 2 && !engineSide(app.state.side) ? 2 : 1;
     setState(await api("/api/undo", { session: app.session, to_ply: Math.max(0, app.state.ply - back) }));
   }));
-  $("flip").addEventListener("click", () => { app.flip = !app.flip; run(draw); });
+  $("flip").addEventListener("click", () => {
+    app.flip = !app.flip;
+    $("evalbar").classList.toggle("flipped", app.flip);
+    run(draw);
+  });
   $("analyse").addEventListener("click", () => {
     app.analysing = !app.analysing;
     $("analyse").setAttribute("aria-pressed", String(app.analysing));
