@@ -418,6 +418,11 @@ async function start() {
   $("pdn-file").addEventListener("change", importPdn);
   $("export").addEventListener("click", exportPdn);
   document.addEventListener("keydown", keys);
+  // A tab that goes away stops its search (an engine move still thinking;
+  // an analysis also stops when its event stream closes).
+  window.addEventListener("pagehide", () => {
+    if (app.session) navigator.sendBeacon("/api/stop", JSON.stringify({ session: app.session }));
+  });
   const config = await api("/api/config");
   if (config.watch) {
     $("watch").hidden = false;
