@@ -71,6 +71,12 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/watch", get(watch))
         .route("/api/watch/open", post(open_watched))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                message: format!("{method} is not allowed on this route (see docs/web.md)"),
+            }
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }

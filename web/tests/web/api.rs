@@ -234,6 +234,21 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
             StatusCode::NOT_FOUND,
             "no such page",
         ),
+        // Found by the web_api fuzz target: a 405 had an empty body.
+        (
+            "GET",
+            "/api/move",
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "GET is not allowed on this route",
+        ),
+        (
+            "DELETE",
+            "/api/pdn",
+            None,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "DELETE is not allowed",
+        ),
     ];
     for (method, uri, body, status, text) in cases {
         let (s, v) = call(&app, method, uri, body.clone()).await;
