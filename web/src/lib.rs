@@ -61,10 +61,24 @@ impl ApiError {
 }
 
 impl IntoResponse for ApiError {
+    /// The JSON answer; the message is kept to one line (a request's text
+    /// quoted in it may hold line breaks and other control characters).
     fn into_response(self) -> Response {
+        let line: String = self
+            .message
+            .chars()
+            .flat_map(|c| {
+                let shown: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                shown
+            })
+            .collect();
         (
             self.status,
-            axum::Json(serde_json::json!({ "error": self.message })),
+            axum::Json(serde_json::json!({ "error": line })),
         )
             .into_response()
     }
