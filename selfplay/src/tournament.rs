@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
 
 /// Everything a tournament needs to know.
 #[derive(Clone, Debug)]
@@ -710,6 +711,7 @@ where
         }
         drop(tx);
         let mut decided = None;
+        let mut summary_written: Option<Instant> = None;
         for (slot, result) in rx {
             let written = result.and_then(|f| {
                 outputs.write(cfg, &slot, &f)?;
@@ -724,6 +726,10 @@ where
                 }
             };
             tally.add(&slot, outcome);
+            if let Err(e) = running_summary::<G>(cfg, tally, &mut summary_written) {
+                error.get_or_insert(e);
+                stop.store(true, Relaxed);
+            }
             bar.set_position(tally.done);
             bar.set_message(tally.progress_message());
             // A shard plays its whole part: the SPRT is decided over merged shards.
@@ -741,6 +747,34 @@ where
         Some(e) => Err(e),
         None => Ok(decided),
     }
+}
+
+/// Shortest time between two writes of the running summary.
+const SUMMARY_EVERY: Duration = Duration::from_secs(1);
+
+/// Writes the summary so far to `--json` (at most once a second), so that
+/// `bushka serve --watch` can show the standings and the LLR while the
+/// games are played; `finish` writes the final one. A shard writes only its
+/// final summary: its summary's existence is what tells a merge and the
+/// cluster driver that the shard is complete.
+fn running_summary<G: Game>(
+    cfg: &Config,
+    tally: &Tally,
+    last: &mut Option<Instant>,
+) -> Result<(), String> {
+    let Some(path) = &cfg.json else {
+        return Ok(());
+    };
+    if cfg.shard.is_some() {
+        return Ok(());
+    }
+    if last.is_some_and(|t| t.elapsed() < SUMMARY_EVERY) {
+        return Ok(());
+    }
+    *last = Some(Instant::now());
+    let summary = tally.summary(RunInfo::of(cfg, G::KIND));
+    let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+    write_atomic(path, &text)
 }
 
 /// The summary, with the SPRT's decision as taken, written to `--json`.

@@ -17,6 +17,7 @@ mod cluster;
 mod play;
 mod rules;
 mod selfplay;
+mod serve;
 mod tactics;
 mod tb;
 mod tune;
@@ -105,6 +106,8 @@ enum Command {
     Hub,
     /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
     Bench(bench::BenchArgs),
+    /// Serve the board in a browser: play, analyse, replay, watch a tournament; see docs/web.md.
+    Serve(serve::ServeArgs),
 }
 
 /// A clap error in one line: its message without the usage and help hints.
@@ -191,6 +194,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench(args) => bench::bench(&args),
+        Command::Serve(args) => serve::serve(&args),
     }
 }
 

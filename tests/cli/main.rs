@@ -7,6 +7,7 @@ mod cli;
 mod cluster;
 mod hub;
 mod selfplay;
+mod serve;
 mod shard;
 mod tactics;
 mod tb;

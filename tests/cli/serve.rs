@@ -1,0 +1,106 @@
+//! `bushka serve`: starts, answers, warns off loopback, refuses bad options.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Output, Stdio};
+
+fn bushka(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .expect("run bushka")
+}
+
+/// A running server, ended by its process id when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `bushka serve` on a free port; returns it, its address and its stderr so far.
+fn start(args: &[&str]) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run bushka serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .strip_prefix("serving on http://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("first line: {line}"))
+        .to_string();
+    (Server(child), addr)
+}
+
+/// One HTTP/1.1 GET; the whole answer.
+fn get(addr: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn serves_the_page_and_the_api_on_loopback() {
+    let (_server, addr) = start(&[]);
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let page = get(&addr, "/");
+    assert!(
+        page.starts_with("HTTP/1.1 200") && page.contains("<script type=\"module\""),
+        "{page}"
+    );
+    let config = get(&addr, "/api/config");
+    assert!(config.contains("\"watch\":false"), "{config}");
+    let missing = get(&addr, "/api/state?session=x");
+    assert!(
+        missing.starts_with("HTTP/1.1 404") && missing.contains("unknown session 'x'"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn a_reachable_address_is_warned_about() {
+    let (mut server, _) = start(&["--host", "0.0.0.0"]);
+    let mut err = String::new();
+    BufReader::new(server.0.stderr.take().unwrap())
+        .read_line(&mut err)
+        .unwrap();
+    assert!(err.starts_with("warning: listening on 0.0.0.0"), "{err}");
+}
+
+#[test]
+fn bad_options_are_refused_in_one_line() {
+    for (args, expect) in [
+        (
+            vec!["serve", "--watch", "/nonexistent/run.pdn"],
+            "--watch /nonexistent/run.pdn",
+        ),
+        (vec!["serve", "--summary", "run.json"], "--watch"),
+        (
+            vec!["serve", "--host", "nowhere"],
+            "invalid value 'nowhere'",
+        ),
+        (vec!["serve", "--port", "70000"], "invalid value '70000'"),
+    ] {
+        let o = bushka(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}

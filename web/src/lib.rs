@@ -1,0 +1,134 @@
+//! `bushka serve`: a local web server and page to play, analyse and replay
+//! Bushka and Bashnya games and to watch a self-play tournament.
+//!
+//! The page's files are embedded in the binary. The JSON API is described
+//! in `docs/web.md`; [`router`] builds it, [`serve`] runs it.
+
+mod api;
+
+/// Bounds on requests and searches.
+pub mod api_limits {
+    pub use crate::api::{MAX_ANALYSIS_MS, MAX_BODY, MAX_DEPTH, MAX_MOVETIME_MS, MAX_PDN_GAMES};
+}
+pub mod sessions;
+pub mod svg;
+pub mod table;
+pub mod view;
+pub mod watch;
+
+pub use api::router;
+pub use sessions::Sessions;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+/// A request the API refuses, with the status and the sentence the page shows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    /// The HTTP status (always 4xx for a bad request).
+    pub status: StatusCode,
+    /// What was wrong, in one line.
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400: the request itself is wrong.
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+
+    /// A 404: it names something that does not exist.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            message: message.into(),
+        }
+    }
+
+    /// A 409: the game is not in a state that allows it.
+    pub fn conflict(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::CONFLICT,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    /// The JSON answer; the message is kept to one line (a request's text
+    /// quoted in it may hold line breaks and other control characters).
+    fn into_response(self) -> Response {
+        let line: String = self
+            .message
+            .chars()
+            .flat_map(|c| {
+                let shown: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                shown
+            })
+            .collect();
+        (
+            self.status,
+            axum::Json(serde_json::json!({ "error": line })),
+        )
+            .into_response()
+    }
+}
+
+/// What `bushka serve` was asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to bind (loopback by default).
+    pub host: IpAddr,
+    /// Port to bind (0: any free port).
+    pub port: u16,
+    /// A self-play PDN file to watch, with its JSON summary.
+    pub watch: Option<watch::WatchFiles>,
+}
+
+/// The server's shared state: the sessions and what is watched.
+pub struct AppState {
+    /// Every tab's game.
+    pub sessions: Sessions,
+    /// The tournament shown by the watch panel.
+    pub watch: Option<watch::Watcher>,
+}
+
+impl AppState {
+    /// A fresh state for `config`.
+    pub fn new(watch: Option<watch::WatchFiles>) -> Arc<Self> {
+        Arc::new(AppState {
+            sessions: Sessions::default(),
+            watch: watch.map(watch::Watcher::new),
+        })
+    }
+}
+
+/// True for an address that other machines can reach.
+pub fn is_exposed(host: IpAddr) -> bool {
+    !host.is_loopback()
+}
+
+/// Binds `config`'s address, calls `ready` with the bound address, and
+/// serves until the process is interrupted (Ctrl-C).
+pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(config.watch);
+    sessions::spawn_sweeper(Arc::clone(&state));
+    ready(addr);
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}
