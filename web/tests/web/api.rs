@@ -557,3 +557,45 @@ async fn idle_sessions_end_and_their_searches_stop() {
     let (s, _) = call(&app, "GET", &format!("/api/state?session={id}"), None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+/// The committed inputs of the `web_api` fuzz target (`fuzz/corpus/web_api`)
+/// through the same checks: never a 5xx, every refusal a one-line JSON error.
+#[tokio::test]
+async fn the_fuzz_corpus_is_answered_properly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/web_api");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let Ok(text) = std::str::from_utf8(&data) else {
+            continue;
+        };
+        let (head, body) = text.split_once('\n').unwrap_or((text, ""));
+        let Some((method, uri)) = head.split_once(' ') else {
+            continue;
+        };
+        if uri.contains("engine") || uri.contains("analyse") || !uri.starts_with('/') {
+            continue;
+        }
+        let app = AppState::new(None);
+        let g = new_game(&app, "bushka", None).await;
+        let id = g["session"].as_str().unwrap();
+        let (uri, body) = (uri.replace("$S", id), body.replace("$S", id));
+        let Ok(req) = Request::builder()
+            .method(method)
+            .uri(uri.as_str())
+            .body(Body::from(body))
+        else {
+            continue;
+        };
+        let (status, v) = raw(&app, req).await;
+        assert!(status.as_u16() < 500, "{method} {uri}: {status} {v}");
+        if status.as_u16() >= 400 && !method.eq_ignore_ascii_case("HEAD") {
+            assert!(
+                !error_of(&v).is_empty() && !error_of(&v).contains('\n'),
+                "{v}"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 8, "only {seen} corpus inputs");
+}
