@@ -2,6 +2,7 @@
 //! opening books, statistics (Elo, pentanomial SPRT), PDN game records and
 //! training data.
 
+pub mod clock;
 pub mod external;
 pub mod game;
 pub mod openings;

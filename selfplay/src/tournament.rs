@@ -1,7 +1,8 @@
 //! Tournaments: schedule, concurrent games, files written as games end,
 //! statistics, SPRT, resume.
 
-use crate::game::{play_game, Adjudication, Finished};
+use crate::clock::{annotation, pdn_tags, recorded_control, ClockStats};
+use crate::game::{play_timed, Adjudication, Finished, Timing};
 use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
 use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
@@ -57,6 +58,11 @@ pub struct Config {
     /// Endgame tables: searching players probe them, and a game that reaches
     /// a position they cover ends with the table's value.
     pub tb: Option<PathBuf>,
+    /// A move on a game clock may overrun it by this much before its side
+    /// loses on time.
+    pub time_margin: std::time::Duration,
+    /// Write each move's score, depth and time as a PDN comment.
+    pub annotate: bool,
 }
 
 /// One scheduled game.
@@ -156,6 +162,8 @@ pub struct EngineSummary {
     pub elo: [f64; 3],
     /// Likelihood of superiority.
     pub los: f64,
+    /// Time use on a game clock (`None` when the engine played none).
+    pub clock: Option<ClockStats>,
 }
 
 /// One pairing's results, from the first engine's view.
@@ -207,6 +215,8 @@ struct Tally<'a> {
     cfg: &'a Config,
     pairings: Vec<PairingStats>,
     per_engine: Vec<Trinomial>,
+    /// Time use of each engine on a clock.
+    clocks: Vec<ClockStats>,
     done: u64,
     /// Of `done`, the games read back by `--resume`.
     resumed: u64,
@@ -228,6 +238,7 @@ impl<'a> Tally<'a> {
             cfg,
             pairings,
             per_engine: vec![Trinomial::default(); cfg.engines.len()],
+            clocks: vec![ClockStats::default(); cfg.engines.len()],
             done: 0,
             resumed: 0,
         }
@@ -291,7 +302,8 @@ impl<'a> Tally<'a> {
             .engines
             .iter()
             .zip(&self.per_engine)
-            .map(|(spec, t)| {
+            .zip(&self.clocks)
+            .map(|((spec, t), clock)| {
                 let e = t.estimates();
                 EngineSummary {
                     name: spec.name.clone(),
@@ -302,6 +314,7 @@ impl<'a> Tally<'a> {
                     score: e.score,
                     elo: triple(&e.elo),
                     los: e.los,
+                    clock: (clock.games > 0).then_some(*clock),
                 }
             })
             .collect();
@@ -372,6 +385,18 @@ pub fn table(s: &Summary) -> String {
             p.pentanomial[3], p.pentanomial[4], p.elo[0], p.elo[1], p.elo[2], p.nelo[0], p.nelo[1], p.nelo[2], 100.0 * p.los
         ));
     }
+    for e in &s.engines {
+        if let Some(c) = &e.clock {
+            out.push_str(&format!(
+                "clock {}: {} games, {} lost on time, {:.1}% of the time given used (most in one game {:.1}%)\n",
+                e.name,
+                c.games,
+                c.forfeits,
+                100.0 * c.share(),
+                100.0 * c.max_share
+            ));
+        }
+    }
     if let Some(sp) = &s.sprt {
         out.push_str(&format!(
             "SPRT: LLR {:.3} [{:.3}, {:.3}] {}\n",
@@ -395,12 +420,33 @@ fn pdn_record<G: Game>(cfg: &Config, slot: &Slot, f: &Finished<G>) -> PdnRecord 
     for (k, v) in cfg.adjudication.tags() {
         r.set_tag(&k, v);
     }
+    for (k, v) in pdn_tags(&f.clocks) {
+        r.set_tag(&k, v);
+    }
     let mut p = *f.record.start();
     for m in f.record.moves() {
         r.moves.push(p.move_text(m));
         p = p.play(m);
     }
+    if cfg.annotate {
+        for (i, n) in f.notes.iter().enumerate() {
+            r.comments.insert(i, annotation(n.score, n.depth, n.time));
+        }
+    }
     r
+}
+
+/// Adds the time use of a finished game's timed sides to the tally.
+fn add_clocks<G: Game>(tally: &mut Tally, slot: &Slot, f: &Finished<G>) {
+    for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+        let i = usize::from(side == Color::Black);
+        if let Some(c) = &f.clocks[i] {
+            let flagged = f
+                .reason
+                .starts_with(&format!("time forfeit: {}", side.name()));
+            tally.clocks[engine].add(c, flagged);
+        }
+    }
 }
 
 /// Training data lines ([`DataLine`]) of a finished game; with `dedup`,
@@ -582,6 +628,20 @@ fn resume<G: Game>(
             .outcome()
             .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
         if finished.insert(slot.id) {
+            for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+                if let Some(tc) = cfg.engines[engine].tc {
+                    tally.clocks[engine]
+                        .add_record(&rec, side, tc)
+                        .map_err(|e| format!("{}: {e}", pdn.display()))?;
+                } else if let Some(found) = recorded_control(&rec, side) {
+                    return Err(format!(
+                        "{}: game {} was played with {} time control {found}, not without a clock: resume with the same options",
+                        pdn.display(),
+                        rec.round,
+                        side.name()
+                    ));
+                }
+            }
             tally.add(slot, outcome);
             tally.resumed += 1;
         }
@@ -662,6 +722,7 @@ where
         for (slot, result) in rx {
             let written = result.and_then(|f| {
                 outputs.write(cfg, &slot, &f)?;
+                add_clocks(tally, &slot, &f);
                 Ok(f.outcome)
             });
             let outcome = match written {
@@ -741,11 +802,16 @@ where
     let (Some(white), Some(black)) = (w.as_deref_mut(), b.as_deref_mut()) else {
         return Err("internal: players missing".into());
     };
-    let f = play_game(
+    let timing = Timing {
+        controls: [cfg.engines[slot.white].tc, cfg.engines[slot.black].tc],
+        margin: cfg.time_margin,
+    };
+    let f = play_timed(
         openings[slot.opening],
         [white, black],
         &cfg.adjudication,
         oracle.map(|o| &**o),
+        &timing,
     );
     players.insert((slot.white, 0), w.take().expect("just used"));
     players.insert((slot.black, 1), b.take().expect("just used"));

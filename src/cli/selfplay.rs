@@ -17,7 +17,7 @@ pub struct SelfplayArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
     pub game: GameKind,
-    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
+    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// The first engine plays every other one (else round robin).
@@ -75,6 +75,12 @@ pub struct SelfplayArgs {
     /// reaching a position they cover is adjudicated by the table.
     #[arg(long)]
     pub tb: Option<PathBuf>,
+    /// Milliseconds a move on a game clock (tc=) may overrun it before its side loses on time.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub time_margin: u64,
+    /// Write each move's score, depth and time into the PDN as a comment ({+0.12/9 0.040s}).
+    #[arg(long)]
+    pub annotate: bool,
 }
 
 fn parse_sprt(text: &str) -> Result<Sprt> {
@@ -181,6 +187,8 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         progress: !a.quiet,
         event: a.event.clone(),
         tb: a.tb.clone(),
+        time_margin: std::time::Duration::from_millis(a.time_margin),
+        annotate: a.annotate,
     };
     if default_match {
         outln!(

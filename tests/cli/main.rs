@@ -3,6 +3,7 @@
 //! one test binary (`cargo test -p bushka --test cli`).
 
 mod cli;
+mod clock;
 mod hub;
 mod selfplay;
 mod tb;
