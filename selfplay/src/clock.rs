@@ -147,7 +147,7 @@ impl GameClock {
         self.used += took;
         self.moves += 1;
         if let Some(m) = self.tc.moves {
-            if self.moves % m == 0 {
+            if self.moves.is_multiple_of(m) {
                 self.left += self.tc.base;
             }
         }
@@ -305,12 +305,137 @@ impl ClockStats {
     }
 }
 
+/// The time a move took, read from its annotation (`{+0.12/9 0.040s}`):
+/// the last word, in seconds with an `s`.
+pub fn annotated_time(comment: &str) -> Option<f64> {
+    comment
+        .split_whitespace()
+        .last()?
+        .strip_suffix('s')?
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0)
+}
+
+/// How engines spent their clocks over a set of annotated games.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeProfile {
+    /// Games read.
+    pub games: u64,
+    /// Games with a time control and annotations, the ones counted.
+    pub timed: u64,
+    /// Games lost on time.
+    pub forfeits: u64,
+    /// Both sides' time used and given, seconds ([`ClockStats`]).
+    pub used: f64,
+    /// See `used`.
+    pub allotted: f64,
+    /// Largest share of its clock a side used in one game.
+    pub max_share: f64,
+    /// By a side's move number (0 for its first move): moves seen, their
+    /// total time and the longest, in seconds.
+    pub per_move: Vec<(u64, f64, f64)>,
+}
+
+impl TimeProfile {
+    /// Adds a record; records without a time control or annotations are
+    /// counted as read only.
+    pub fn add(&mut self, rec: &PdnRecord) {
+        self.games += 1;
+        if rec.comments.len() < rec.moves.len() || rec.moves.is_empty() {
+            return;
+        }
+        let offset = usize::from(rec.first_mover() == Color::Black);
+        let mut counted = false;
+        for side in [Color::White, Color::Black] {
+            let Some(tc) = recorded_control(rec, side).and_then(|t| t.parse::<TimeControl>().ok())
+            else {
+                continue;
+            };
+            let own = usize::from(side == Color::Black);
+            let mut clock = GameClock::new(tc);
+            for i in (0..rec.moves.len()).filter(|i| (i + offset) % 2 == own) {
+                let Some(t) = rec.comments.get(&i).and_then(|c| annotated_time(c)) else {
+                    continue;
+                };
+                let n = clock.moves as usize;
+                if self.per_move.len() <= n {
+                    self.per_move.resize(n + 1, (0, 0.0, 0.0));
+                }
+                let slot = &mut self.per_move[n];
+                slot.0 += 1;
+                slot.1 += t;
+                slot.2 = slot.2.max(t);
+                clock.used += Duration::from_secs_f64(t);
+                clock.moves += 1;
+            }
+            let flagged = rec
+                .tag("Termination")
+                .is_some_and(|t| t.starts_with(&format!("time forfeit: {}", side.name())));
+            let mut stats = ClockStats::default();
+            stats.add(&clock, flagged);
+            self.forfeits += stats.forfeits;
+            self.used += stats.used;
+            self.allotted += stats.allotted;
+            self.max_share = self.max_share.max(stats.max_share);
+            counted = true;
+        }
+        self.timed += u64::from(counted);
+    }
+
+    /// Share of the time given that was used.
+    pub fn share(&self) -> f64 {
+        if self.allotted > 0.0 {
+            self.used / self.allotted
+        } else {
+            0.0
+        }
+    }
+
+    /// `move,moves,mean_ms,max_ms` lines (move numbers from 1).
+    pub fn csv(&self) -> String {
+        let mut out = String::from("move,moves,mean_ms,max_ms\n");
+        for (n, &(count, total, max)) in self.per_move.iter().enumerate() {
+            if count > 0 {
+                out.push_str(&format!(
+                    "{},{count},{:.3},{:.3}\n",
+                    n + 1,
+                    1000.0 * total / count as f64,
+                    1000.0 * max
+                ));
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_profile_adds_up_the_annotated_times() {
+        let text = "[TimeControl \"1+0.1\"]\n[Termination \"time forfeit: black took 2.000 s with 1.000 s left\"]\n\n\
+                    1. a1 {+0.10/3 0.200s} b2 {-0.10/3 0.300s} 2. c3 {0.100s} 0-1\n";
+        let rec = crate::pdn::PdnReader::new(text.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap();
+        let mut p = TimeProfile::default();
+        p.add(&rec);
+        assert_eq!((p.games, p.timed, p.forfeits), (1, 1, 1));
+        assert_eq!(p.per_move.len(), 2);
+        assert_eq!(p.per_move[0].0, 2);
+        assert!((p.per_move[0].1 - 0.5).abs() < 1e-9 && (p.per_move[0].2 - 0.3).abs() < 1e-9);
+        // White: 0.3 s of 1 + 2 x 0.1; Black: 0.3 s of 1 + 0.1.
+        assert!((p.used - 0.6).abs() < 1e-6 && (p.allotted - 2.3).abs() < 1e-6);
+        assert!(p
+            .csv()
+            .starts_with("move,moves,mean_ms,max_ms\n1,2,250.000,300.000\n"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod openings;
 pub mod output;
 pub mod pdn;
 pub mod player;
+pub mod ratings;
 pub mod spec;
 pub mod stats;
 pub mod tournament;

@@ -6,6 +6,7 @@ use crate::game::{play_timed, Adjudication, Finished, Timing};
 use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
 use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
+use crate::ratings::{joint_ratings, ladder, parse_anchor, PairResult};
 use crate::spec::EngineSpec;
 use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
 use engine::data::{result_for_white, DataLine};
@@ -63,6 +64,9 @@ pub struct Config {
     pub time_margin: std::time::Duration,
     /// Write each move's score, depth and time as a PDN comment.
     pub annotate: bool,
+    /// `NAME=ELO`: the engine the joint ratings are anchored on (default:
+    /// the first engine at 0).
+    pub anchor: Option<String>,
 }
 
 /// One scheduled game.
@@ -139,6 +143,8 @@ pub struct Summary {
     pub pairings: Vec<PairingSummary>,
     /// SPRT state of a two-engine match, when asked.
     pub sprt: Option<SprtSummary>,
+    /// Joint ratings of a tournament of three or more engines.
+    pub ratings: Option<RatingsSummary>,
     /// The harness limits.
     pub adjudication: Adjudication,
 }
@@ -164,6 +170,35 @@ pub struct EngineSummary {
     pub los: f64,
     /// Time use on a game clock (`None` when the engine played none).
     pub clock: Option<ClockStats>,
+}
+
+/// Joint maximum-likelihood ratings ([`crate::ratings`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatingsSummary {
+    /// The engine held fixed.
+    pub anchor: String,
+    /// Its rating.
+    pub anchor_elo: f64,
+    /// Virtual draws added per pairing (0 unless an engine won or lost every game).
+    pub prior_draws: f64,
+    /// How the intervals are computed.
+    pub method: String,
+    /// Each engine, best first.
+    pub ladder: Vec<RatedEngine>,
+    /// The ladder as printed.
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// One engine's joint rating.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatedEngine {
+    /// Name.
+    pub name: String,
+    /// Elo (value, lower, upper of the 95% interval relative to the anchor).
+    pub elo: [f64; 3],
+    /// Games played.
+    pub games: u64,
 }
 
 /// One pairing's results, from the first engine's view.
@@ -296,6 +331,49 @@ impl<'a> Tally<'a> {
         m
     }
 
+    /// Joint ratings of three or more engines, once every engine has met
+    /// the others (directly or not).
+    fn ratings(&self) -> Option<RatingsSummary> {
+        let names: Vec<String> = self.cfg.engines.iter().map(|e| e.name.clone()).collect();
+        if names.len() < 3 {
+            return None;
+        }
+        let (anchor, anchor_elo) = match &self.cfg.anchor {
+            Some(text) => parse_anchor(text, &names).ok()?,
+            None => (0, 0.0),
+        };
+        let results: Vec<PairResult> = self
+            .pairings
+            .iter()
+            .map(|p| PairResult {
+                a: p.a,
+                b: p.b,
+                wins: p.tri.wins,
+                draws: p.tri.draws,
+                losses: p.tri.losses,
+            })
+            .collect();
+        let r = joint_ratings(names.len(), &results, anchor, anchor_elo).ok()?;
+        let games: Vec<u64> = self.per_engine.iter().map(Trinomial::games).collect();
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
+        Some(RatingsSummary {
+            anchor: names[anchor].clone(),
+            anchor_elo,
+            prior_draws: r.prior_draws,
+            method: "maximum likelihood, logistic (Bradley-Terry) model, draws as half; 95% intervals from the inverse information matrix, relative to the anchor".into(),
+            ladder: order
+                .iter()
+                .map(|&i| RatedEngine {
+                    name: names[i].clone(),
+                    elo: r.interval(i),
+                    games: games[i],
+                })
+                .collect(),
+            text: ladder(&r, &names, &games),
+        })
+    }
+
     fn summary(&self) -> Summary {
         let engines = self
             .cfg
@@ -350,6 +428,7 @@ impl<'a> Tally<'a> {
             engines,
             pairings,
             sprt,
+            ratings: self.ratings(),
             adjudication: self.cfg.adjudication,
         }
     }
@@ -384,6 +463,9 @@ pub fn table(s: &Summary) -> String {
             p.first, p.second, p.wdl[0], p.wdl[1], p.wdl[2], p.pentanomial[0], p.pentanomial[1], p.pentanomial[2],
             p.pentanomial[3], p.pentanomial[4], p.elo[0], p.elo[1], p.elo[2], p.nelo[0], p.nelo[1], p.nelo[2], 100.0 * p.los
         ));
+    }
+    if let Some(r) = &s.ratings {
+        out.push_str(&r.text);
     }
     for e in &s.engines {
         if let Some(c) = &e.clock {
@@ -494,6 +576,10 @@ where
         return Err("a tournament needs at least two engines".into());
     }
     EngineSpec::check_names(&cfg.engines).map_err(|e| e.to_string())?;
+    if let Some(a) = &cfg.anchor {
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        parse_anchor(a, &names)?;
+    }
     let openings = parse_openings::<G>(cfg)?;
     let oracle: Option<SharedOracle<G>> = match &cfg.tb {
         Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),

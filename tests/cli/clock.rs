@@ -73,3 +73,106 @@ fn a_slow_protocol_engine_loses_on_time() {
     assert_eq!(text.matches("Clock \"0.100\"]").count(), 2, "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `--each` sets every engine's options (an engine's own win), a round
+/// robin of three prints the joint ladder and writes it to the JSON, and a
+/// machine with too few cores for threads x concurrency is warned about.
+#[test]
+fn each_options_a_joint_ladder_and_the_cores_warning() {
+    let dir = temp_dir("ladder");
+    let json = dir.join("s.json");
+    let pdn = dir.join("s.pdn");
+    let (ok, out, err) = run(&[
+        "selfplay",
+        "--engine",
+        "name=one",
+        "--engine",
+        "name=two,depth=2",
+        "--engine",
+        "name=rnd,kind=random",
+        "--each",
+        "depth=1,threads=3",
+        "--concurrency",
+        "1000",
+        "--games",
+        "2",
+        "--anchor",
+        "two=1000",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("warning: 1000 games at once with up to 3 search threads each"),
+        "{err}"
+    );
+    assert!(out.contains("joint ratings (anchor two = 1000"), "{out}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ladder = s["ratings"]["ladder"].as_array().unwrap();
+    assert_eq!(ladder.len(), 3);
+    let two = ladder.iter().find(|e| e["name"] == "two").unwrap();
+    assert_eq!(two["elo"][0], 1000.0);
+    let specs: Vec<&str> = s["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["spec"].as_str().unwrap())
+        .collect();
+    assert!(
+        specs[0].contains("depth=1") && specs[0].contains("threads=3"),
+        "{specs:?}"
+    );
+    assert!(specs[1].contains("depth=2"), "{specs:?}");
+    // The records of this run are openings for the next: the position after
+    // four plies of each game.
+    let (ok, out, err) = run(&[
+        "selfplay",
+        "--engine",
+        "name=a,depth=1",
+        "--engine",
+        "name=b,depth=1",
+        "--openings-pdn",
+        pdn.to_str().unwrap(),
+        "--opening-plies",
+        "4",
+        "--order",
+        "sequential",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(ok && out.contains("2 games"), "{out}{err}");
+    for bad in [
+        vec!["--each", "name=x"],
+        vec!["--anchor", "nobody=0"],
+        vec!["--openings-pdn", "/nonexistent.pdn"],
+    ] {
+        let mut args = vec![
+            "selfplay",
+            "--engine",
+            "name=a,depth=1",
+            "--engine",
+            "name=b,depth=1",
+        ];
+        args.extend(bad.iter().copied());
+        let (ok, _, err) = run(&args);
+        assert!(!ok && err.lines().count() == 1, "{bad:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -26,14 +26,21 @@ impl Clock {
 
     /// The soft and hard time for the next move (see [`Limits::deadlines`]).
     ///
-    /// The clock is shared over the moves still expected: `moves_to_go` when
+    /// A reserve (twice the protocol margin and one increment, at most a
+    /// quarter of the clock) is kept back; the rest
+    /// is shared over the moves still expected: `moves_to_go` when
     /// the period ends sooner, else [`HORIZON`] moves; the increment of this
     /// move is spent almost whole. The soft limit (no new iteration after it)
     /// is that share; the hard limit (abort) is three times it, and never
     /// more than a third of the time left (or the time left before the
     /// period ends, split over at least two moves).
     pub fn allocate(&self) -> (Duration, Duration) {
-        let usable = self.time.saturating_sub(MARGIN * 2);
+        // A reserve of one increment (up to a quarter of the clock) stays on
+        // the clock besides the margin: with small increments the time left
+        // settles near a few increments, where a stall of the machine would
+        // otherwise lose on time.
+        let reserve = MARGIN * 2 + self.inc.min(self.time / 4);
+        let usable = self.time.saturating_sub(reserve);
         let horizon = self.moves_to_go.map_or(HORIZON, |m| m.clamp(1, HORIZON));
         let budget = usable / horizon + self.inc * 3 / 4;
         let cap = match self.moves_to_go {

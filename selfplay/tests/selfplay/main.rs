@@ -4,4 +4,5 @@
 mod clock;
 mod fuzz_regressions;
 mod pdn;
+mod ratings;
 mod tournament;

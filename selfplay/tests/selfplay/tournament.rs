@@ -32,6 +32,7 @@ pub(crate) fn config(engines: &[&str], games: usize, openings: Vec<String>) -> C
         tb: None,
         time_margin: std::time::Duration::ZERO,
         annotate: false,
+        anchor: None,
     }
 }
 
