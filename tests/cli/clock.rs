@@ -53,7 +53,7 @@ fn a_slow_protocol_engine_loses_on_time() {
     // Once as White (it moves first) and once as Black.
     for side in ["white", "black"] {
         assert_eq!(
-            text.matches(&format!("[Termination \"time forfeit: {side} took 0.1"))
+            text.matches(&format!("[Termination \"time forfeit: {side} took 0."))
                 .count(),
             1,
             "{text}"
