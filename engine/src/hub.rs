@@ -467,7 +467,7 @@ fn seconds(value: &str, what: &str) -> Result<Duration, String> {
     }
 }
 
-/// `level depth=D | nodes=N | move-time=S | time=S inc=S` (times in seconds).
+/// `level depth=D | nodes=N | move-time=S | time=S inc=S moves-to-go=M` (times in seconds).
 fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut clock: Option<Clock> = None;
@@ -486,19 +486,18 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
             "move-time" => l.movetime = Some(seconds(v, "move-time")?),
             "time" => {
                 clock
-                    .get_or_insert(Clock {
-                        time: Duration::ZERO,
-                        inc: Duration::ZERO,
-                    })
+                    .get_or_insert(Clock::new(Duration::ZERO, Duration::ZERO))
                     .time = seconds(v, "time")?;
             }
             "inc" => {
                 clock
-                    .get_or_insert(Clock {
-                        time: Duration::ZERO,
-                        inc: Duration::ZERO,
-                    })
+                    .get_or_insert(Clock::new(Duration::ZERO, Duration::ZERO))
                     .inc = seconds(v, "inc")?;
+            }
+            "moves-to-go" => {
+                clock
+                    .get_or_insert(Clock::new(Duration::ZERO, Duration::ZERO))
+                    .moves_to_go = Some(parse_in(v, 1, 10_000, "moves-to-go")? as u32);
             }
             "infinite" => {}
             other => return Err(format!("level: unknown limit '{other}'")),
@@ -558,6 +557,9 @@ mod tests {
         assert_eq!(l.depth, Some(5));
         let l = parse_level(&tokenize("level time=60 inc=0.5").unwrap().1).unwrap();
         assert_eq!(l.clock.unwrap().inc, Duration::from_millis(500));
+        let l = parse_level(&tokenize("level time=9 moves-to-go=12").unwrap().1).unwrap();
+        assert_eq!(l.clock.unwrap().moves_to_go, Some(12));
+        assert!(parse_level(&tokenize("level time=9 moves-to-go=0").unwrap().1).is_err());
         assert!(parse_level(&tokenize("level depth=x").unwrap().1).is_err());
         assert!(parse_level(&tokenize("level move-time=-1").unwrap().1).is_err());
         assert!(parse_level(&tokenize("level speed=3").unwrap().1).is_err());

@@ -4,7 +4,7 @@ use crate::player::{Choice, Forfeit, Player};
 use crate::spec::EngineSpec;
 use engine::hub::quote;
 use engine::record::GameRecord;
-use engine::search::Score;
+use engine::search::{Clock, Score};
 use engine::Game;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -23,6 +23,8 @@ pub struct ExternalPlayer<G: Game> {
     lines: Receiver<String>,
     level: String,
     move_time: Duration,
+    /// The game clock of the next move and how long to wait for it.
+    clock: Option<(Clock, Duration)>,
     dead: Option<String>,
     _game: std::marker::PhantomData<G>,
 }
@@ -51,6 +53,7 @@ impl<G: Game> ExternalPlayer<G> {
             }
         });
         let (level, move_time) = match (spec.depth, spec.nodes, spec.movetime) {
+            (None, None, None) if spec.tc.is_some() => ("level".to_string(), UNTIMED_MOVE),
             (_, _, Some(ms)) => (
                 format!("level move-time={:.3}", ms as f64 / 1000.0),
                 Duration::from_millis(ms),
@@ -65,6 +68,7 @@ impl<G: Game> ExternalPlayer<G> {
             lines,
             level,
             move_time,
+            clock: None,
             dead: None,
             _game: std::marker::PhantomData,
         };
@@ -160,6 +164,10 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
         self.dead.is_none()
     }
 
+    fn set_clock(&mut self, clock: Option<Clock>, allowance: Option<Duration>) {
+        self.clock = clock.zip(allowance);
+    }
+
     fn new_game(&mut self) {
         if self.send("new-game").is_err() {
             self.dead = Some("cannot write to engine".into());
@@ -176,7 +184,17 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
             texts.push(p.move_text(m));
             p = p.play(m);
         }
-        let level = self.level.clone();
+        let mut level = self.level.clone();
+        if let Some((c, _)) = self.clock {
+            level.push_str(&format!(
+                " time={:.3} inc={:.3}",
+                c.time.as_secs_f64(),
+                c.inc.as_secs_f64()
+            ));
+            if let Some(m) = c.moves_to_go {
+                level.push_str(&format!(" moves-to-go={m}"));
+            }
+        }
         let pos = format!(
             "pos pos={} moves={}",
             quote(&game.start().to_text()),
@@ -185,8 +203,14 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
         for line in [pos, level, "go think".to_string()] {
             self.send(&line).map_err(Forfeit::Crash)?;
         }
-        let mut score = None;
-        let deadline = Instant::now() + self.move_time + GRACE;
+        let (mut score, mut depth) = (None, None);
+        // On a clock the harness's allowance is the limit; else the engine's
+        // own limit and a grace period.
+        let wait = match self.clock {
+            Some((_, allowance)) => allowance.min(self.move_time + GRACE),
+            None => self.move_time + GRACE,
+        };
+        let deadline = Instant::now() + wait;
         let done = loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -195,6 +219,7 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
                     score = value_of(&l, "score")
                         .and_then(|s| parse_score(&s))
                         .or(score);
+                    depth = value_of(&l, "depth").and_then(|d| d.parse().ok()).or(depth);
                 }
                 Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(l)),
                 Ok(_) => {}
@@ -214,7 +239,7 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
             .current()
             .parse_move(&text)
             .map_err(|_| Forfeit::IllegalMove(text.clone()))?;
-        Ok(Choice { mv, score })
+        Ok(Choice { mv, score, depth })
     }
 }
 

@@ -1,9 +1,31 @@
 //! One game between two players, with the harness's adjudication rules.
 
+use crate::clock::{GameClock, TimeControl};
 use crate::player::{Forfeit, Player};
 use engine::record::GameRecord;
 use engine::search::{Exact, Oracle, Score};
 use engine::{Color, Game, Outcome};
+use std::time::{Duration, Instant};
+
+/// The game clocks of both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// White's and Black's time controls (`None`: that side plays untimed).
+    pub controls: [Option<TimeControl>; 2],
+    /// A move may overrun the clock by this much before the side loses on time.
+    pub margin: Duration,
+}
+
+/// What the harness noted of one move besides the move itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The mover's score, when it searched.
+    pub score: Option<Score>,
+    /// The depth it reached, when it searched.
+    pub depth: Option<u32>,
+    /// The time the move took, measured by the harness.
+    pub time: Duration,
+}
 
 /// The harness's limits; all recorded with every game (docs/rules.md 1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -61,36 +83,72 @@ pub struct Finished<G: Game> {
     pub reason: String,
     /// The mover's score at each ply, when the mover searched.
     pub scores: Vec<Option<Score>>,
+    /// Score, depth and time of each ply.
+    pub notes: Vec<MoveNote>,
+    /// White's and Black's clocks at the end (for timed sides).
+    pub clocks: [Option<GameClock>; 2],
 }
 
 /// Plays `start` to the end: `players[0]` is White. A position the oracle
-/// (endgame tables) knows ends the game with its value.
+/// (endgame tables) knows ends the game with its value. No clocks.
 pub fn play_game<G: Game>(
     start: G,
     players: [&mut dyn Player<G>; 2],
     adj: &Adjudication,
     oracle: Option<&dyn Oracle<G>>,
 ) -> Finished<G> {
-    let [white, black] = players;
-    white.new_game();
-    black.new_game();
-    let mut record = GameRecord::new(start);
-    let mut scores: Vec<Option<Score>> = Vec::new();
-    // Consecutive plies on which the mover's score backs the same winner.
-    let mut agree: (Option<Color>, usize) = (None, 0);
-    let finish = |record: GameRecord<G>, scores, outcome, reason: String| Finished {
-        record,
-        outcome,
-        reason,
-        scores,
-    };
-    loop {
-        if let Some((outcome, why)) = record.outcome() {
-            return finish(record, scores, outcome, why.describe().to_string());
+    play_timed(start, players, adj, oracle, &Timing::default())
+}
+
+/// The state of a game under way.
+struct Play<G: Game> {
+    record: GameRecord<G>,
+    scores: Vec<Option<Score>>,
+    notes: Vec<MoveNote>,
+    clocks: [Option<GameClock>; 2],
+}
+
+impl<G: Game> Play<G> {
+    fn end(self, outcome: Outcome, reason: String) -> Finished<G> {
+        Finished {
+            record: self.record,
+            outcome,
+            reason,
+            scores: self.scores,
+            notes: self.notes,
+            clocks: self.clocks,
         }
-        if let Some(exact) = oracle.and_then(|o| o.probe(record.current())) {
-            let side = record.current().side_to_move();
-            let (outcome, why) = match exact {
+    }
+
+    /// The loss of `loser` without the board deciding it.
+    fn forfeit(self, loser: Color, why: &Forfeit) -> Finished<G> {
+        let reason = format!("{} forfeits: {why}", loser.name());
+        self.end(Outcome::Win(loser.opponent()), reason)
+    }
+
+    /// The loss on time of `loser`, whose move took `took` with `left` on its clock.
+    fn flag(self, loser: Color, took: Duration, left: Duration) -> Finished<G> {
+        let reason = format!(
+            "time forfeit: {} took {:.3} s with {:.3} s left",
+            loser.name(),
+            took.as_secs_f64(),
+            left.as_secs_f64()
+        );
+        self.end(Outcome::Win(loser.opponent()), reason)
+    }
+
+    /// The end the harness's rules give the current position, if any.
+    fn adjudicated(
+        &self,
+        adj: &Adjudication,
+        oracle: Option<&dyn Oracle<G>>,
+    ) -> Option<(Outcome, String)> {
+        if let Some((outcome, why)) = self.record.outcome() {
+            return Some((outcome, why.describe().to_string()));
+        }
+        if let Some(exact) = oracle.and_then(|o| o.probe(self.record.current())) {
+            let side = self.record.current().side_to_move();
+            return Some(match exact {
                 Exact::Win(d) => (
                     Outcome::Win(side),
                     format!(
@@ -109,46 +167,93 @@ pub fn play_game<G: Game>(
                     Outcome::Draw,
                     "adjudication: endgame table, draw".to_string(),
                 ),
-            };
-            return finish(record, scores, outcome, why);
+            });
         }
-        if record.len() >= adj.max_plies {
-            return finish(
-                record,
-                scores,
+        if self.record.len() >= adj.max_plies {
+            return Some((
                 Outcome::Draw,
                 format!("adjudication: {} plies played", adj.max_plies),
-            );
+            ));
         }
-        if record.reversible_plies() >= adj.no_progress_plies {
+        if self.record.reversible_plies() >= adj.no_progress_plies {
             let why = format!(
                 "adjudication: {} plies without a capture or a man move",
                 adj.no_progress_plies
             );
-            return finish(record, scores, Outcome::Draw, why);
+            return Some((Outcome::Draw, why));
         }
-        let side = record.current().side_to_move();
-        let player: &mut dyn Player<G> = if side == Color::White {
-            &mut *white
+        None
+    }
+}
+
+/// Plays `start` to the end as [`play_game`] does, each side on its clock
+/// (when it has one): the player hears its clock before each move, the
+/// harness times the move, and a side whose move takes longer than its
+/// clock held plus `timing.margin` loses on time.
+pub fn play_timed<G: Game>(
+    start: G,
+    players: [&mut dyn Player<G>; 2],
+    adj: &Adjudication,
+    oracle: Option<&dyn Oracle<G>>,
+    timing: &Timing,
+) -> Finished<G> {
+    let [white, black] = players;
+    white.new_game();
+    black.new_game();
+    let mut play = Play {
+        record: GameRecord::new(start),
+        scores: Vec::new(),
+        notes: Vec::new(),
+        clocks: timing.controls.map(|tc| tc.map(GameClock::new)),
+    };
+    // Consecutive plies on which the mover's score backs the same winner.
+    let mut agree: (Option<Color>, usize) = (None, 0);
+    loop {
+        if let Some((outcome, why)) = play.adjudicated(adj, oracle) {
+            return play.end(outcome, why);
+        }
+        let side = play.record.current().side_to_move();
+        let (player, slot): (&mut dyn Player<G>, usize) = if side == Color::White {
+            (&mut *white, 0)
         } else {
-            &mut *black
+            (&mut *black, 1)
         };
-        let choice = match player.choose(&record) {
+        let clock = play.clocks[slot];
+        player.set_clock(
+            clock.map(|c| c.search_clock()),
+            clock.map(|c| c.allowance(timing.margin)),
+        );
+        let began = Instant::now();
+        let chosen = player.choose(&play.record);
+        let took = began.elapsed();
+        if let Some(c) = play.clocks[slot].as_mut() {
+            let charged = match &chosen {
+                // An engine the harness stopped waiting for has run out of time.
+                Err(Forfeit::Timeout) => {
+                    took.max(c.allowance(timing.margin) + Duration::from_nanos(1))
+                }
+                _ => took,
+            };
+            if let Err(f) = c.charge(charged, timing.margin) {
+                return play.flag(side, f.took, f.left);
+            }
+        }
+        let choice = match chosen {
             Ok(c) => c,
-            Err(f) => return forfeit(record, scores, side, f),
+            Err(f) => return play.forfeit(side, &f),
         };
         let mut legal = engine::MoveList::new();
-        record.current().generate(&mut legal);
+        play.record.current().generate(&mut legal);
         if !legal.contains(&choice.mv) {
-            return forfeit(
-                record,
-                scores,
-                side,
-                Forfeit::IllegalMove(format!("{:?}", choice.mv)),
-            );
+            return play.forfeit(side, &Forfeit::IllegalMove(format!("{:?}", choice.mv)));
         }
-        scores.push(choice.score);
-        record.push(choice.mv);
+        play.scores.push(choice.score);
+        play.notes.push(MoveNote {
+            score: choice.score,
+            depth: choice.depth,
+            time: took,
+        });
+        play.record.push(choice.mv);
         if let (Some(bound), Some(score)) = (adj.win_score, choice.score) {
             let backs = if score.internal() >= bound {
                 Some(side)
@@ -169,23 +274,9 @@ pub fn play_game<G: Game>(
                         w.name(),
                         adj.win_moves
                     );
-                    return finish(record, scores, Outcome::Win(w), why);
+                    return play.end(Outcome::Win(w), why);
                 }
             }
         }
-    }
-}
-
-fn forfeit<G: Game>(
-    record: GameRecord<G>,
-    scores: Vec<Option<Score>>,
-    loser: Color,
-    why: Forfeit,
-) -> Finished<G> {
-    Finished {
-        record,
-        outcome: Outcome::Win(loser.opponent()),
-        reason: format!("{} forfeits: {why}", loser.name()),
-        scores,
     }
 }

@@ -2,6 +2,7 @@
 //! opening books, statistics (Elo, pentanomial SPRT), PDN game records and
 //! training data; shards of a run and their merge.
 
+pub mod clock;
 pub mod cluster;
 pub mod external;
 pub mod game;
@@ -10,6 +11,7 @@ pub mod openings;
 pub mod output;
 pub mod pdn;
 pub mod player;
+pub mod ratings;
 pub mod shard;
 pub mod spec;
 pub mod stats;

@@ -26,6 +26,32 @@ pub fn parse_book<G: Game>(text: &str) -> Result<Vec<G>, String> {
     Ok(out)
 }
 
+/// Openings from game records: the position after the first `plies` plies
+/// of each game (its `[FEN]` start or the initial position), in file order.
+/// Games that are shorter are skipped and counted; a record that does not
+/// read or replay is an error naming its game.
+pub fn book_from_pdn<G: Game, R: std::io::BufRead>(
+    input: R,
+    plies: usize,
+) -> Result<(Vec<G>, usize), String> {
+    let (mut book, mut short) = (Vec::new(), 0);
+    for (i, rec) in crate::pdn::PdnReader::new(input).enumerate() {
+        let rec = rec.map_err(|e| format!("game {}: {e}", i + 1))?;
+        let mut prefix = rec.clone();
+        if prefix.moves.len() < plies {
+            short += 1;
+            continue;
+        }
+        prefix.moves.truncate(plies);
+        // Only the opening is replayed: the result of the whole game is not
+        // judged against a cut record.
+        prefix.result = crate::pdn::PdnResult::Unknown;
+        let r = crate::pdn::replay::<G>(&prefix).map_err(|e| format!("game {}: {e}", i + 1))?;
+        book.push(r.end);
+    }
+    Ok((book, short))
+}
+
 /// How a book is made.
 #[derive(Clone, Copy, Debug)]
 pub struct BookRecipe {

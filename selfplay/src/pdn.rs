@@ -11,6 +11,7 @@
 
 use engine::game::strip_annotations;
 use engine::{Color, Game, GameKind, MoveError, MoveList, Outcome, PositionError};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::str::FromStr;
@@ -111,6 +112,11 @@ pub struct GameRecord {
     pub extra: Vec<(String, String)>,
     /// The moves in the game's notation, one text per ply.
     pub moves: Vec<String>,
+    /// Comments by the index of the move they follow (`{...}` after it in
+    /// the movetext), e.g. the harness's `{+0.12/9 0.040s}` annotations.
+    /// Read comments have their whitespace runs made single spaces; a
+    /// comment before the first move is not kept.
+    pub comments: BTreeMap<usize, String>,
 }
 
 impl GameRecord {
@@ -136,6 +142,7 @@ impl GameRecord {
             fen: None,
             extra: Vec::new(),
             moves: Vec::new(),
+            comments: BTreeMap::new(),
         }
     }
 
@@ -210,13 +217,19 @@ impl GameRecord {
             .enumerate()
             .map(|(i, mv)| {
                 let ply = i + offset;
-                if ply % 2 == 0 {
+                let mut unit = if ply % 2 == 0 {
                     format!("{}. {mv}", ply / 2 + 1)
                 } else if i == 0 {
                     format!("1... {mv}")
                 } else {
                     mv.clone()
+                };
+                if let Some(c) = self.comments.get(&i).map(|c| comment_text(c)) {
+                    if !c.is_empty() {
+                        unit.push_str(&format!(" {{{c}}}"));
+                    }
                 }
+                unit
             })
             .collect();
         units.push(self.result.as_str().to_string());
@@ -245,6 +258,15 @@ impl fmt::Display for GameRecord {
         writeln!(f, "{line}")?;
         writeln!(f)
     }
+}
+
+/// A comment as written and read back: whitespace runs become one space and
+/// `}` (which would close it) becomes `)`.
+fn comment_text(text: &str) -> String {
+    text.replace('}', ")")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A tag name made safe to write: characters outside `[A-Za-z0-9_]` become `_`.
@@ -466,6 +488,7 @@ impl<R: BufRead> PdnReader<R> {
         let mut start: Option<usize> = None;
         let mut moves_seen = false;
         let mut comment_from: Option<usize> = None;
+        let mut comment = String::new();
         let mut last_line = self.line_number;
         while let Some(line) = self.next_line()? {
             last_line = line.number;
@@ -497,7 +520,14 @@ impl<R: BufRead> PdnReader<R> {
                 }
             }
             start.get_or_insert(line.number);
-            match scan_movetext(&line, &mut record.moves, &mut comment_from, &mut moves_seen) {
+            let mut state = MovetextState {
+                moves: &mut record.moves,
+                comments: &mut record.comments,
+                comment: &mut comment,
+                comment_from: &mut comment_from,
+                moves_seen: &mut moves_seen,
+            };
+            match scan_movetext(&line, &mut state) {
                 Ok(Scan::More) => {}
                 Ok(Scan::End(token)) => {
                     if let Some(tag) = result_tag.filter(|&tag| tag != token) {
@@ -649,23 +679,54 @@ fn store_tag(
     Ok(())
 }
 
-/// Reads the movetext on one line: moves go into `moves`; comments may
-/// span lines (`comment_from` holds the line a `{` opened on).
-fn scan_movetext(
-    line: &Line,
-    moves: &mut Vec<String>,
-    comment_from: &mut Option<usize>,
-    moves_seen: &mut bool,
-) -> Result<Scan, PdnError> {
+/// What the movetext scan keeps between lines.
+struct MovetextState<'a> {
+    moves: &'a mut Vec<String>,
+    comments: &'a mut BTreeMap<usize, String>,
+    /// The text of the comment being read.
+    comment: &'a mut String,
+    /// The line a `{` opened on, while a comment is open.
+    comment_from: &'a mut Option<usize>,
+    moves_seen: &'a mut bool,
+}
+
+impl MovetextState<'_> {
+    /// Files a finished comment under the move before it.
+    fn close_comment(&mut self) {
+        *self.comment_from = None;
+        let text = comment_text(self.comment);
+        self.comment.clear();
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return;
+        };
+        if text.is_empty() {
+            return;
+        }
+        self.comments
+            .entry(last)
+            .and_modify(|c| {
+                c.push(' ');
+                c.push_str(&text);
+            })
+            .or_insert(text);
+    }
+}
+
+/// Reads the movetext on one line: moves go into `moves`, comments into
+/// `comments`; comments may span lines (`comment_from` holds the line a `{`
+/// opened on).
+fn scan_movetext(line: &Line, st: &mut MovetextState<'_>) -> Result<Scan, PdnError> {
     let mut rest = line.text.as_str();
     loop {
-        if comment_from.is_some() {
-            match rest.find('}') {
-                Some(end) => {
-                    *comment_from = None;
-                    rest = &rest[end + 1..];
-                }
-                None => return Ok(Scan::More),
+        if st.comment_from.is_some() {
+            if let Some(end) = rest.find('}') {
+                st.comment.push_str(&rest[..end]);
+                st.close_comment();
+                rest = &rest[end + 1..];
+            } else {
+                st.comment.push_str(rest);
+                st.comment.push(' ');
+                return Ok(Scan::More);
             }
         }
         rest = rest.trim_start();
@@ -673,7 +734,7 @@ fn scan_movetext(
             return Ok(Scan::More);
         }
         if let Some(after) = rest.strip_prefix('{') {
-            *comment_from = Some(line.number);
+            *st.comment_from = Some(line.number);
             rest = after;
             continue;
         }
@@ -682,7 +743,7 @@ fn scan_movetext(
             .unwrap_or(rest.len());
         let token = &rest[..end];
         rest = &rest[end..];
-        if let Some(result) = read_token(token, line.number, moves, moves_seen)? {
+        if let Some(result) = read_token(token, line.number, st.moves, st.moves_seen)? {
             return Ok(Scan::End(result));
         }
     }

@@ -6,7 +6,7 @@ use engine::eval::Material;
 use engine::eval::{EvalSource, SharedEval};
 use engine::record::GameRecord;
 use engine::search::SharedOracle;
-use engine::search::{Engine, Limits, Score, SearchInput};
+use engine::search::{Clock, Engine, Limits, Score, SearchInput};
 use engine::tt::HashSize;
 use engine::{Game, MoveList};
 use rand::{Rng, SeedableRng};
@@ -21,6 +21,8 @@ pub struct Choice<M> {
     pub mv: M,
     /// Score for the side to move, when the player searched.
     pub score: Option<Score>,
+    /// Depth of the deepest search iteration completed, when the player searched.
+    pub depth: Option<u32>,
 }
 
 /// Why a player lost a game without the board deciding it.
@@ -52,6 +54,10 @@ pub trait Player<G: Game>: Send {
     fn is_alive(&self) -> bool {
         true
     }
+    /// Tells the player its game clock before a move (`None` without one):
+    /// the search budgets its time from it. `allowance` is the longest the
+    /// harness waits before the side loses on time.
+    fn set_clock(&mut self, _clock: Option<Clock>, _allowance: Option<Duration>) {}
     /// Chooses a move in the current position of `game` (which has legal moves).
     fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit>;
 }
@@ -89,6 +95,10 @@ impl<G: Game> Player<G> for SearchPlayer<G> {
         self.engine.clear();
     }
 
+    fn set_clock(&mut self, clock: Option<Clock>, _allowance: Option<Duration>) {
+        self.limits.clock = clock;
+    }
+
     fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
         let input = SearchInput {
             position: *game.current(),
@@ -102,6 +112,7 @@ impl<G: Game> Player<G> for SearchPlayer<G> {
         Ok(Choice {
             mv,
             score: Some(r.score),
+            depth: Some(r.depth),
         })
     }
 }
@@ -128,7 +139,11 @@ impl<G: Game> Player<G> for RandomPlayer {
             return Err(Forfeit::Crash("asked to move with no legal move".into()));
         }
         let mv = list[self.rng.random_range(0..list.len())];
-        Ok(Choice { mv, score: None })
+        Ok(Choice {
+            mv,
+            score: None,
+            depth: None,
+        })
     }
 }
 

@@ -116,6 +116,15 @@ pub struct RunOptions {
     pub event: String,
     /// Endgame tables folder.
     pub tb: Option<String>,
+    /// How far a move on a game clock may overrun it, in milliseconds.
+    #[serde(default)]
+    pub time_margin_ms: u64,
+    /// Moves annotated with score, depth and time in the PDN.
+    #[serde(default)]
+    pub annotate: bool,
+    /// The anchor of the joint ratings (`NAME=ELO`).
+    #[serde(default)]
+    pub anchor: Option<String>,
 }
 
 impl RunOptions {
@@ -137,6 +146,9 @@ impl RunOptions {
             dedup: cfg.dedup,
             event: cfg.event.clone(),
             tb: cfg.tb.as_ref().map(|p| p.display().to_string()),
+            time_margin_ms: u64::try_from(cfg.time_margin.as_millis()).unwrap_or(u64::MAX),
+            annotate: cfg.annotate,
+            anchor: cfg.anchor.clone(),
         }
     }
 
@@ -183,6 +195,9 @@ impl RunOptions {
             tb: self.tb.as_ref().map(Into::into),
             shard: None,
             command: Vec::new(),
+            time_margin: std::time::Duration::from_millis(self.time_margin_ms),
+            annotate: self.annotate,
+            anchor: self.anchor.clone(),
         })
     }
 

@@ -1,5 +1,6 @@
 //! Engine descriptions: `name=NAME,kind=search,depth=6,...`.
 
+use crate::clock::TimeControl;
 use engine::tt::HashSize;
 use std::fmt;
 use thiserror::Error;
@@ -32,6 +33,8 @@ pub struct EngineSpec {
     pub nodes: Option<u64>,
     /// Time per move in milliseconds.
     pub movetime: Option<u64>,
+    /// Game clock (`tc=BASE+INC` or `tc=MOVES/BASE+INC`, seconds).
+    pub tc: Option<TimeControl>,
     /// Search threads.
     pub threads: usize,
     /// Table size.
@@ -45,11 +48,14 @@ pub enum SpecError {
     #[error("engine '{0}': expected key=value items separated by commas")]
     Syntax(String),
     /// An unknown key.
-    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, depth, nodes, movetime, threads, hash)")]
+    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, depth, nodes, movetime, tc, threads, hash)")]
     UnknownKey(String),
     /// A value out of range or of the wrong type.
     #[error("engine option {0}={1}: {2}")]
     BadValue(String, String, &'static str),
+    /// A time control that does not read.
+    #[error("engine option tc: {0}")]
+    BadTimeControl(String),
     /// No name given.
     #[error("engine '{0}' has no name=")]
     NoName(String),
@@ -109,7 +115,7 @@ fn number<T: std::str::FromStr + PartialOrd>(
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
 impl EngineSpec {
-    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB]`.
+    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
             name: String::new(),
@@ -118,6 +124,7 @@ impl EngineSpec {
             depth: None,
             nodes: None,
             movetime: None,
+            tc: None,
             threads: 1,
             hash: SPEC_HASH,
         };
@@ -134,6 +141,7 @@ impl EngineSpec {
                 "depth" => spec.depth = Some(number(&k, &v, 1, 100)?),
                 "nodes" => spec.nodes = Some(number(&k, &v, 1, u64::MAX)?),
                 "movetime" => spec.movetime = Some(number(&k, &v, 1, 86_400_000)?),
+                "tc" => spec.tc = Some(v.parse().map_err(SpecError::BadTimeControl)?),
                 "threads" => spec.threads = number(&k, &v, 1, 256)?,
                 "hash" => {
                     spec.hash = v.parse().map_err(|_| {
@@ -163,7 +171,11 @@ impl EngineSpec {
                 ))
             }
         };
-        if spec.depth.is_none() && spec.nodes.is_none() && spec.movetime.is_none() {
+        if spec.depth.is_none()
+            && spec.nodes.is_none()
+            && spec.movetime.is_none()
+            && spec.tc.is_none()
+        {
             spec.depth = Some(4);
         }
         Ok(spec)
@@ -201,6 +213,9 @@ impl fmt::Display for EngineSpec {
         if let Some(m) = self.movetime {
             write!(f, ",movetime={m}")?;
         }
+        if let Some(tc) = self.tc {
+            write!(f, ",tc={tc}")?;
+        }
         write!(f, ",threads={},hash={}", self.threads, self.hash)
     }
 }
@@ -221,6 +236,12 @@ mod tests {
         assert_eq!(s.movetime, Some(50));
         let s = EngineSpec::parse("name=r,kind=random").unwrap();
         assert_eq!(s.kind, Kind::Random);
+        let s = EngineSpec::parse("name=c,tc=40/60+0.6").unwrap();
+        assert_eq!(
+            (s.depth, s.tc.unwrap().to_string()),
+            (None, "40/60+0.6".into())
+        );
+        assert!(s.to_string().contains(",tc=40/60+0.6"));
     }
 
     #[test]
@@ -234,6 +255,8 @@ mod tests {
             "name=a,kind=alien",
             "name=a,cmd=\"x",
             "name=a,noequals",
+            "name=a,tc=0",
+            "name=a,tc=10+x",
             "name=",
         ] {
             assert!(EngineSpec::parse(bad).is_err(), "{bad}");

@@ -1,10 +1,12 @@
 //! Tournaments: schedule, concurrent games, files written as games end,
 //! statistics, SPRT, resume.
 
-use crate::game::{play_game, Adjudication, Finished};
+use crate::clock::{annotation, pdn_tags, recorded_control, ClockStats};
+use crate::game::{play_timed, Adjudication, Finished, Timing};
 use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
 use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
+use crate::ratings::{joint_ratings, ladder, parse_anchor, PairResult};
 use crate::shard::{RunInfo, Shard};
 use crate::spec::EngineSpec;
 use crate::stats::{Estimates, GameResult, Pentanomial, Sprt, SprtStatus, Trinomial};
@@ -65,6 +67,14 @@ pub struct Config {
     pub shard: Option<Shard>,
     /// The command line, recorded in the summary.
     pub command: Vec<String>,
+    /// A move on a game clock may overrun it by this much before its side
+    /// loses on time.
+    pub time_margin: Duration,
+    /// Write each move's score, depth and time as a PDN comment.
+    pub annotate: bool,
+    /// `NAME=ELO`: the engine the joint ratings are anchored on (default:
+    /// the first engine at 0).
+    pub anchor: Option<String>,
 }
 
 /// One scheduled game.
@@ -156,6 +166,8 @@ pub struct Summary {
     pub pairings: Vec<PairingSummary>,
     /// SPRT state of a two-engine match, when asked.
     pub sprt: Option<SprtSummary>,
+    /// Joint ratings of a tournament of three or more engines.
+    pub ratings: Option<RatingsSummary>,
     /// The harness limits.
     pub adjudication: Adjudication,
     /// The run (and shard) these results belong to.
@@ -181,6 +193,37 @@ pub struct EngineSummary {
     pub elo: [f64; 3],
     /// Likelihood of superiority.
     pub los: f64,
+    /// Time use on a game clock (`None` when the engine played none).
+    pub clock: Option<ClockStats>,
+}
+
+/// Joint maximum-likelihood ratings ([`crate::ratings`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatingsSummary {
+    /// The engine held fixed.
+    pub anchor: String,
+    /// Its rating.
+    pub anchor_elo: f64,
+    /// Virtual draws added per pairing (0 unless an engine won or lost every game).
+    pub prior_draws: f64,
+    /// How the intervals are computed.
+    pub method: String,
+    /// Each engine, best first.
+    pub ladder: Vec<RatedEngine>,
+    /// The ladder as printed.
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// One engine's joint rating.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RatedEngine {
+    /// Name.
+    pub name: String,
+    /// Elo (value, lower, upper of the 95% interval relative to the anchor).
+    pub elo: [f64; 3],
+    /// Games played.
+    pub games: u64,
 }
 
 /// One pairing's results, from the first engine's view.
@@ -232,6 +275,8 @@ pub(crate) struct Tally<'a> {
     cfg: &'a Config,
     pairings: Vec<PairingStats>,
     per_engine: Vec<Trinomial>,
+    /// Time use of each engine on a clock.
+    clocks: Vec<ClockStats>,
     done: u64,
     /// Of `done`, the games read back by `--resume`.
     resumed: u64,
@@ -254,6 +299,7 @@ impl<'a> Tally<'a> {
             cfg,
             pairings,
             per_engine: vec![Trinomial::default(); cfg.engines.len()],
+            clocks: vec![ClockStats::default(); cfg.engines.len()],
             done: 0,
             resumed: 0,
         }
@@ -314,6 +360,49 @@ impl<'a> Tally<'a> {
         m
     }
 
+    /// Joint ratings of three or more engines, once every engine has met
+    /// the others (directly or not).
+    fn ratings(&self) -> Option<RatingsSummary> {
+        let names: Vec<String> = self.cfg.engines.iter().map(|e| e.name.clone()).collect();
+        if names.len() < 3 {
+            return None;
+        }
+        let (anchor, anchor_elo) = match &self.cfg.anchor {
+            Some(text) => parse_anchor(text, &names).ok()?,
+            None => (0, 0.0),
+        };
+        let results: Vec<PairResult> = self
+            .pairings
+            .iter()
+            .map(|p| PairResult {
+                a: p.a,
+                b: p.b,
+                wins: p.tri.wins,
+                draws: p.tri.draws,
+                losses: p.tri.losses,
+            })
+            .collect();
+        let r = joint_ratings(names.len(), &results, anchor, anchor_elo).ok()?;
+        let games: Vec<u64> = self.per_engine.iter().map(Trinomial::games).collect();
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
+        Some(RatingsSummary {
+            anchor: names[anchor].clone(),
+            anchor_elo,
+            prior_draws: r.prior_draws,
+            method: "maximum likelihood, logistic (Bradley-Terry) model, draws as half; 95% intervals from the inverse information matrix, relative to the anchor".into(),
+            ladder: order
+                .iter()
+                .map(|&i| RatedEngine {
+                    name: names[i].clone(),
+                    elo: r.interval(i),
+                    games: games[i],
+                })
+                .collect(),
+            text: ladder(&r, &names, &games),
+        })
+    }
+
     /// The summary of the games counted so far.
     pub(crate) fn summary(&self, run: RunInfo) -> Summary {
         let engines = self
@@ -321,7 +410,8 @@ impl<'a> Tally<'a> {
             .engines
             .iter()
             .zip(&self.per_engine)
-            .map(|(spec, t)| {
+            .zip(&self.clocks)
+            .map(|((spec, t), clock)| {
                 let e = t.estimates();
                 EngineSummary {
                     name: spec.name.clone(),
@@ -332,6 +422,7 @@ impl<'a> Tally<'a> {
                     score: e.score,
                     elo: triple(&e.elo),
                     los: e.los,
+                    clock: (clock.games > 0).then_some(*clock),
                 }
             })
             .collect();
@@ -367,6 +458,7 @@ impl<'a> Tally<'a> {
             engines,
             pairings,
             sprt,
+            ratings: self.ratings(),
             adjudication: self.cfg.adjudication,
             run,
         }
@@ -403,6 +495,21 @@ pub fn table(s: &Summary) -> String {
             p.pentanomial[3], p.pentanomial[4], p.elo[0], p.elo[1], p.elo[2], p.nelo[0], p.nelo[1], p.nelo[2], 100.0 * p.los
         ));
     }
+    if let Some(r) = &s.ratings {
+        out.push_str(&r.text);
+    }
+    for e in &s.engines {
+        if let Some(c) = &e.clock {
+            out.push_str(&format!(
+                "clock {}: {} games, {} lost on time, {:.1}% of the time given used (most in one game {:.1}%)\n",
+                e.name,
+                c.games,
+                c.forfeits,
+                100.0 * c.share(),
+                100.0 * c.max_share
+            ));
+        }
+    }
     if let Some(sp) = &s.sprt {
         out.push_str(&format!(
             "SPRT: LLR {:.3} [{:.3}, {:.3}] {}\n",
@@ -427,12 +534,33 @@ fn pdn_record<G: Game>(cfg: &Config, run_id: &str, slot: &Slot, f: &Finished<G>)
         r.set_tag(&k, v);
     }
     r.set_tag(RUN_ID_TAG, run_id);
+    for (k, v) in pdn_tags(&f.clocks) {
+        r.set_tag(&k, v);
+    }
     let mut p = *f.record.start();
     for m in f.record.moves() {
         r.moves.push(p.move_text(m));
         p = p.play(m);
     }
+    if cfg.annotate {
+        for (i, n) in f.notes.iter().enumerate() {
+            r.comments.insert(i, annotation(n.score, n.depth, n.time));
+        }
+    }
     r
+}
+
+/// Adds the time use of a finished game's timed sides to the tally.
+fn add_clocks<G: Game>(tally: &mut Tally, slot: &Slot, f: &Finished<G>) {
+    for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+        let i = usize::from(side == Color::Black);
+        if let Some(c) = &f.clocks[i] {
+            let flagged = f
+                .reason
+                .starts_with(&format!("time forfeit: {}", side.name()));
+            tally.clocks[engine].add(c, flagged);
+        }
+    }
 }
 
 /// Training data lines ([`DataLine`]) of a finished game; with `dedup`,
@@ -483,6 +611,10 @@ where
         return Err("a tournament needs at least two engines".into());
     }
     EngineSpec::check_names(&cfg.engines).map_err(|e| e.to_string())?;
+    if let Some(a) = &cfg.anchor {
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        parse_anchor(a, &names)?;
+    }
     let openings = parse_openings::<G>(cfg)?;
     let oracle: Option<SharedOracle<G>> = match &cfg.tb {
         Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),
@@ -634,6 +766,20 @@ fn resume<G: Game>(
             .outcome()
             .ok_or_else(|| format!("{}: game {} has no result", pdn.display(), rec.round))?;
         if finished.insert(slot.id) {
+            for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+                if let Some(tc) = cfg.engines[engine].tc {
+                    tally.clocks[engine]
+                        .add_record(&rec, side, tc)
+                        .map_err(|e| format!("{}: {e}", pdn.display()))?;
+                } else if let Some(found) = recorded_control(&rec, side) {
+                    return Err(format!(
+                        "{}: game {} was played with {} time control {found}, not without a clock: resume with the same options",
+                        pdn.display(),
+                        rec.round,
+                        side.name()
+                    ));
+                }
+            }
             tally.add(slot, outcome);
             tally.resumed += 1;
         }
@@ -715,6 +861,7 @@ where
         for (slot, result) in rx {
             let written = result.and_then(|f| {
                 outputs.write(cfg, &slot, &f)?;
+                add_clocks(tally, &slot, &f);
                 Ok(f.outcome)
             });
             let outcome = match written {
@@ -855,11 +1002,16 @@ where
     let (Some(white), Some(black)) = (w.as_deref_mut(), b.as_deref_mut()) else {
         return Err("internal: players missing".into());
     };
-    let f = play_game(
+    let timing = Timing {
+        controls: [cfg.engines[slot.white].tc, cfg.engines[slot.black].tc],
+        margin: cfg.time_margin,
+    };
+    let f = play_timed(
         openings[slot.opening],
         [white, black],
         &cfg.adjudication,
         oracle.map(|o| &**o),
+        &timing,
     );
     players.insert((slot.white, 0), w.take().expect("just used"));
     players.insert((slot.black, 1), b.take().expect("just used"));

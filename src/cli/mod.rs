@@ -13,6 +13,7 @@ macro_rules! outln {
 mod analyze;
 mod atlas;
 mod bench;
+mod clockchart;
 mod cluster;
 mod play;
 mod rules;
@@ -134,6 +135,19 @@ enum PdnCommand {
         #[arg(long)]
         game: Option<GameKind>,
     },
+    /// Time use in annotated games on a clock (selfplay --annotate): forfeits,
+    /// share of the clock used, time per move number (CSV and a PNG chart).
+    Clock {
+        /// The PDN files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Time per move number as CSV.
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
+        /// Chart of the mean and longest time per move number.
+        #[arg(long)]
+        png: Option<std::path::PathBuf>,
+    },
 }
 
 /// Runs the program and returns its exit status: 0, or 2 after a one-line
@@ -183,6 +197,9 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Pdn {
             command: PdnCommand::Check { file, game },
         } => selfplay::pdn_check(&file, game),
+        Command::Pdn {
+            command: PdnCommand::Clock { files, csv, png },
+        } => clockchart::pdn_clock(&files, csv.as_deref(), png.as_deref()),
         Command::Tune(args) => tune::tune(&args),
         Command::Atlas(args) => atlas::atlas(&args),
         Command::Tactics { command } => tactics::tactics(&command),

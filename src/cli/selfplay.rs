@@ -17,7 +17,7 @@ pub struct SelfplayArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
     pub game: GameKind,
-    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
+    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// The first engine plays every other one (else round robin).
@@ -35,6 +35,15 @@ pub struct SelfplayArgs {
     /// Opening book: one position text per line (default: the built-in book of the game).
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Openings from game records: each game's position after --opening-plies plies (instead of --openings).
+    #[arg(long, conflicts_with = "openings")]
+    pub openings_pdn: Option<PathBuf>,
+    /// Plies of each game of --openings-pdn played before the opening position.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub opening_plies: u64,
+    /// Options for every engine, KEY=VAL,... as in --engine (an engine's own options win).
+    #[arg(long)]
+    pub each: Option<String>,
     /// Opening order: sequential or random (seeded).
     #[arg(long, default_value = "random", value_parser = ["sequential", "random"])]
     pub order: String,
@@ -79,6 +88,15 @@ pub struct SelfplayArgs {
     /// same games the unsharded run plays; `bushka selfplay merge` joins the parts.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<selfplay::shard::Shard>,
+    /// Milliseconds a move on a game clock (tc=) may overrun it before its side loses on time.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub time_margin: u64,
+    /// Write each move's score, depth and time into the PDN as a comment ({+0.12/9 0.040s}).
+    #[arg(long)]
+    pub annotate: bool,
+    /// NAME=ELO: the engine the joint ratings of three or more engines are anchored on (default: the first engine at 0).
+    #[arg(long)]
+    pub anchor: Option<String>,
 }
 
 fn parse_sprt(text: &str) -> Result<Sprt> {
@@ -220,6 +238,8 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
             cfg.games.div_ceil(2) * 2
         );
     }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    warn_oversubscribed(&cfg, cores);
     let start = std::time::Instant::now();
     let summary = with_game!(a.game, G => run_game::<G>(&cfg))?;
     print!("{}", table(&summary));
@@ -254,16 +274,20 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     } else {
         a.engines
             .iter()
-            .map(|t| EngineSpec::parse(t).map_err(|e| anyhow!("--engine {t}: {e}")))
+            .map(|t| {
+                let text = with_each(a.each.as_deref(), t)?;
+                EngineSpec::parse(&text).map_err(|e| anyhow!("--engine {t}: {e}"))
+            })
             .collect::<Result<_>>()?
     };
     if engines.len() < 2 {
         bail!("--engine given once: a tournament needs at least two engines");
     }
-    let book = match &a.openings {
-        Some(p) => std::fs::read_to_string(p)
+    let book = match (&a.openings, &a.openings_pdn) {
+        (Some(p), _) => std::fs::read_to_string(p)
             .with_context(|| format!("cannot read --openings {}", p.display()))?,
-        None => with_game!(a.game, G => G::OPENING_BOOK).to_string(),
+        (None, Some(p)) => with_game!(a.game, G => pdn_book::<G>(p, a.opening_plies as usize))?,
+        (None, None) => with_game!(a.game, G => G::OPENING_BOOK).to_string(),
     };
     let openings: Vec<String> = book
         .lines()
@@ -304,8 +328,67 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         tb: a.tb.clone(),
         shard: a.shard,
         command: std::env::args().collect(),
+        time_margin: std::time::Duration::from_millis(a.time_margin),
+        annotate: a.annotate,
+        anchor: a.anchor.clone(),
     };
     Ok(cfg)
+}
+
+/// The text of an engine description with the `--each` options put first,
+/// so that the engine's own options override them.
+fn with_each(each: Option<&str>, engine: &str) -> Result<String> {
+    let Some(each) = each.map(str::trim).filter(|e| !e.is_empty()) else {
+        return Ok(engine.to_string());
+    };
+    let names_engine = each.split(',').any(|item| {
+        item.split_once('=')
+            .is_some_and(|(k, _)| k.trim() == "name")
+    });
+    if names_engine {
+        bail!("--each {each}: name= belongs to each --engine");
+    }
+    Ok(format!("{each},{engine}"))
+}
+
+/// Warns when the games played at once could ask for more threads than
+/// the machine has cores (timed games then lose time to each other).
+fn warn_oversubscribed(cfg: &Config, cores: usize) {
+    let threads = cfg.engines.iter().map(|e| e.threads).max().unwrap_or(1);
+    if threads * cfg.concurrency > cores {
+        eprintln!(
+            "warning: {} games at once with up to {threads} search threads each need {} cores; this machine has {cores}",
+            cfg.concurrency,
+            threads * cfg.concurrency
+        );
+    }
+}
+
+/// An opening book (position texts, one a line) from the games of a PDN
+/// file, each after its first `plies` plies.
+fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot read --openings-pdn {}", path.display()))?;
+    let (book, short) =
+        selfplay::openings::book_from_pdn::<G, _>(std::io::BufReader::new(f), plies)
+            .map_err(|e| anyhow!("--openings-pdn {}: {e}", path.display()))?;
+    if short > 0 {
+        eprintln!(
+            "--openings-pdn {}: {short} game(s) shorter than {plies} plies skipped",
+            path.display()
+        );
+    }
+    if book.is_empty() {
+        bail!(
+            "--openings-pdn {}: no game has {plies} plies",
+            path.display()
+        );
+    }
+    Ok(book
+        .iter()
+        .map(engine::Game::to_text)
+        .collect::<Vec<_>>()
+        .join("\n"))
 }
 
 fn run_game<G: EvalSource>(cfg: &Config) -> Result<selfplay::tournament::Summary>

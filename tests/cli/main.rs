@@ -4,6 +4,7 @@
 
 mod atlas;
 mod cli;
+mod clock;
 mod cluster;
 mod hub;
 mod selfplay;

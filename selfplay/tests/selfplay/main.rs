@@ -1,6 +1,8 @@
 //! The self-play crate's integration tests, one module per subject, built as
 //! one test binary (`cargo test -p bushka-selfplay --test selfplay`).
 
+mod clock;
 mod fuzz_regressions;
 mod pdn;
+mod ratings;
 mod tournament;

@@ -341,3 +341,19 @@ fn replay_checks_game_type_fen_and_result() {
     open.result = PdnResult::Draw;
     assert_eq!(replay::<bushka::Position>(&open).unwrap().outcome, None);
 }
+
+#[test]
+fn comments_are_kept_with_the_move_before_them_and_written_back() {
+    let text = "[GameType \"bushka\"]\n\n{before any move} 1. f56 {+0.12/9\n0.040s} de7 {one} {two} 2. d24 ; rest of line\n{ } 1/2-1/2\n";
+    let rec = PdnReader::new(text.as_bytes()).next().unwrap().unwrap();
+    assert_eq!(rec.moves, ["f56", "de7", "d24"]);
+    let comments: Vec<(usize, &str)> = rec.comments.iter().map(|(i, c)| (*i, c.as_str())).collect();
+    assert_eq!(comments, [(0, "+0.12/9 0.040s"), (1, "one two")]);
+    let written = rec.to_pdn();
+    assert!(
+        written.contains("1. f56 {+0.12/9 0.040s} de7 {one two} 2. d24 1/2-1/2"),
+        "{written}"
+    );
+    let back = PdnReader::new(written.as_bytes()).next().unwrap().unwrap();
+    assert_eq!(back, rec);
+}

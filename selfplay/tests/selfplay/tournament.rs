@@ -8,7 +8,7 @@ use selfplay::player::{make_player, RandomPlayer};
 use selfplay::spec::EngineSpec;
 use selfplay::tournament::{run, Config};
 
-fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
+pub(crate) fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
     Config {
         engines: engines
             .iter()
@@ -32,6 +32,9 @@ fn config(engines: &[&str], games: usize, openings: Vec<String>) -> Config {
         tb: None,
         shard: None,
         command: Vec::new(),
+        time_margin: std::time::Duration::ZERO,
+        annotate: false,
+        anchor: None,
     }
 }
 

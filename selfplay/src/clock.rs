@@ -1,0 +1,505 @@
+//! Game clocks: the time control of an engine description (`tc=BASE+INC`,
+//! `tc=MOVES/BASE+INC`) and the clock the harness keeps for each side.
+
+use crate::pdn::GameRecord as PdnRecord;
+use engine::search::{Clock, Score};
+use engine::Color;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A time control: `base` for the first `moves` moves (or the whole game),
+/// `inc` added after every move. With `moves`, `base` is added again after
+/// every `moves` moves (cutechess's `40/60+0.6`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period; `None` for the whole game on one period.
+    pub moves: Option<u32>,
+    /// Time of each period.
+    pub base: Duration,
+    /// Added after each move.
+    pub inc: Duration,
+}
+
+/// The longest base or increment accepted: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+fn seconds(text: &str) -> Option<Duration> {
+    let s: f64 = text.trim().parse().ok()?;
+    (s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)).then(|| Duration::from_secs_f64(s))
+}
+
+/// Seconds with at most three decimals and no trailing zeros: `10`, `0.1`.
+fn show_seconds(d: Duration) -> String {
+    let text = format!("{:.3}", d.as_secs_f64());
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    /// Reads `BASE`, `BASE+INC`, `MOVES/BASE` or `MOVES/BASE+INC` (seconds,
+    /// fractions allowed; the base must be positive).
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = |why: &str| format!("time control '{text}': {why}");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => {
+                let m: u32 = m
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&m| (1..=10_000).contains(&m))
+                    .ok_or_else(|| {
+                        bad("moves per period must be a whole number from 1 to 10000")
+                    })?;
+                (Some(m), rest)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let base = seconds(base)
+            .filter(|b| !b.is_zero())
+            .ok_or_else(|| bad("the base must be a positive number of seconds up to a day"))?;
+        let inc = seconds(inc)
+            .ok_or_else(|| bad("the increment must be a number of seconds from 0 to a day"))?;
+        Ok(TimeControl { moves, base, inc })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// As read: `10+0.1`, `40/60+0.6`; the increment is left out when zero.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", show_seconds(self.base))?;
+        if !self.inc.is_zero() {
+            write!(f, "+{}", show_seconds(self.inc))?;
+        }
+        Ok(())
+    }
+}
+
+/// One side's clock during a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    /// The time control.
+    pub tc: TimeControl,
+    /// Time left now.
+    pub left: Duration,
+    /// Moves made so far by this side.
+    pub moves: u32,
+    /// Thinking time used so far (as measured by the harness).
+    pub used: Duration,
+}
+
+/// A side that used more than its clock held plus the margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flagged {
+    /// Time the move took.
+    pub took: Duration,
+    /// Time that was left on the clock.
+    pub left: Duration,
+}
+
+impl GameClock {
+    /// A full clock at the start of a game.
+    pub fn new(tc: TimeControl) -> Self {
+        GameClock {
+            tc,
+            left: tc.base,
+            moves: 0,
+            used: Duration::ZERO,
+        }
+    }
+
+    /// Moves left in this period, counting the next one (`None` without periods).
+    pub fn moves_to_go(&self) -> Option<u32> {
+        self.tc.moves.map(|m| m - self.moves % m)
+    }
+
+    /// What the engine is told before its move.
+    pub fn search_clock(&self) -> Clock {
+        Clock {
+            time: self.left,
+            inc: self.tc.inc,
+            moves_to_go: self.moves_to_go(),
+        }
+    }
+
+    /// The longest a move may take before the side loses on time.
+    pub fn allowance(&self, margin: Duration) -> Duration {
+        self.left + margin
+    }
+
+    /// Charges a move that took `took`: a move beyond the time left plus
+    /// `margin` loses on time (the clock is left as it was); otherwise the
+    /// time is taken off (not below zero), the increment added, and at the
+    /// end of a period the base added again.
+    pub fn charge(&mut self, took: Duration, margin: Duration) -> Result<(), Flagged> {
+        if took > self.allowance(margin) {
+            return Err(Flagged {
+                took,
+                left: self.left,
+            });
+        }
+        self.left = self.left.saturating_sub(took) + self.tc.inc;
+        self.used += took;
+        self.moves += 1;
+        if let Some(m) = self.tc.moves {
+            if self.moves.is_multiple_of(m) {
+                self.left += self.tc.base;
+            }
+        }
+        Ok(())
+    }
+
+    /// All the time this side was given so far: the base of every period
+    /// begun and the increments of the moves made.
+    pub fn allotted(&self) -> Duration {
+        let periods = self.tc.moves.map_or(1, |m| 1 + self.moves / m);
+        self.tc.base * periods + self.tc.inc * self.moves
+    }
+}
+
+/// Seconds with three decimals, as the clock tags are written.
+pub fn clock_text(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// A move's PDN annotation as cutechess writes it: `{+0.12/9 0.040s}` is a
+/// score of +0.12 men at depth 9 found in 40 ms; a forced result is
+/// `+W7` (win in 7 plies) or `-L6`; a player that did not search gets the time only.
+pub fn annotation(score: Option<Score>, depth: Option<u32>, time: Duration) -> String {
+    let score = match score {
+        Some(Score::Cp(c)) => format!("{:+.2}", f64::from(c) / 100.0),
+        Some(Score::Win(n)) => format!("+W{n}"),
+        Some(Score::Loss(n)) => format!("-L{n}"),
+        None => String::new(),
+    };
+    let depth = depth.map(|d| format!("/{d}")).unwrap_or_default();
+    let time = format!("{:.3}s", time.as_secs_f64());
+    if score.is_empty() {
+        time
+    } else {
+        format!("{score}{depth} {time}")
+    }
+}
+
+/// The PDN tags of the two sides' time controls and clocks at the end of a
+/// game: `TimeControl` when both sides share one (else `WhiteTimeControl`
+/// and `BlackTimeControl`), then each timed side's `...Clock` (time left)
+/// and `...TimeUsed` (time spent), in seconds.
+pub fn pdn_tags(clocks: &[Option<GameClock>; 2]) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    let [w, b] = clocks.map(|c| c.map(|c| c.tc));
+    match (w, b) {
+        (Some(a), Some(b)) if a == b => tags.push(("TimeControl".into(), a.to_string())),
+        _ => {
+            for (side, tc) in [("White", w), ("Black", b)] {
+                if let Some(tc) = tc {
+                    tags.push((format!("{side}TimeControl"), tc.to_string()));
+                }
+            }
+        }
+    }
+    for (side, c) in ["White", "Black"].into_iter().zip(clocks) {
+        if let Some(c) = c {
+            tags.push((format!("{side}Clock"), clock_text(c.left)));
+            tags.push((format!("{side}TimeUsed"), clock_text(c.used)));
+        }
+    }
+    tags
+}
+
+/// The time control a record names for a side (`TimeControl` or `WhiteTimeControl`...).
+pub fn recorded_control(rec: &PdnRecord, side: Color) -> Option<String> {
+    let own = format!("{}TimeControl", side_name(side));
+    rec.tag(&own)
+        .or_else(|| rec.tag("TimeControl"))
+        .map(str::to_string)
+}
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Time use of one engine over the games it played on a clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ClockStats {
+    /// Games played on a clock.
+    pub games: u64,
+    /// Games lost on time.
+    pub forfeits: u64,
+    /// Thinking time, seconds.
+    pub used: f64,
+    /// Time given (bases of the periods begun plus increments), seconds.
+    pub allotted: f64,
+    /// Largest share of the time given used in one game.
+    pub max_share: f64,
+}
+
+impl ClockStats {
+    /// Adds one game: the side's clock at the end, and whether it lost on time.
+    pub fn add(&mut self, clock: &GameClock, flagged: bool) {
+        let allotted = clock.allotted().as_secs_f64();
+        let used = clock.used.as_secs_f64();
+        self.games += 1;
+        self.forfeits += u64::from(flagged);
+        self.used += used;
+        self.allotted += allotted;
+        if allotted > 0.0 {
+            self.max_share = self.max_share.max(used / allotted);
+        }
+    }
+
+    /// Share of the time given that was used, over all games.
+    pub fn share(&self) -> f64 {
+        if self.allotted > 0.0 {
+            self.used / self.allotted
+        } else {
+            0.0
+        }
+    }
+
+    /// Adds a game read back from its record (`--resume`): the side's time
+    /// control, moves and `...TimeUsed` tag. `Err` when the record's time
+    /// control is not `tc` or its clock tags do not read.
+    pub fn add_record(
+        &mut self,
+        rec: &PdnRecord,
+        side: Color,
+        tc: TimeControl,
+    ) -> Result<(), String> {
+        let found = recorded_control(rec, side);
+        if found.as_deref() != Some(tc.to_string().as_str()) {
+            return Err(format!(
+                "game {} was played with {} time control {}, not {tc}: resume with the same options",
+                rec.round,
+                side_name(side),
+                found.as_deref().unwrap_or("none")
+            ));
+        }
+        let used_tag = format!("{}TimeUsed", side_name(side));
+        let used = rec
+            .tag(&used_tag)
+            .and_then(|t| t.parse::<f64>().ok())
+            .filter(|u| u.is_finite() && *u >= 0.0)
+            .ok_or_else(|| format!("game {} has no readable [{used_tag}]", rec.round))?;
+        let offset = usize::from(rec.first_mover() == Color::Black);
+        let own = usize::from(side == Color::Black);
+        let moves = (0..rec.moves.len())
+            .filter(|i| (i + offset) % 2 == own)
+            .count();
+        let mut clock = GameClock::new(tc);
+        clock.moves = u32::try_from(moves).unwrap_or(u32::MAX);
+        clock.used = Duration::from_secs_f64(used);
+        let flagged = rec
+            .tag("Termination")
+            .is_some_and(|t| t.starts_with(&format!("time forfeit: {}", side.name())));
+        self.add(&clock, flagged);
+        Ok(())
+    }
+}
+
+/// The time a move took, read from its annotation (`{+0.12/9 0.040s}`):
+/// the last word, in seconds with an `s`.
+pub fn annotated_time(comment: &str) -> Option<f64> {
+    comment
+        .split_whitespace()
+        .last()?
+        .strip_suffix('s')?
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0)
+}
+
+/// How engines spent their clocks over a set of annotated games.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TimeProfile {
+    /// Games read.
+    pub games: u64,
+    /// Games with a time control and annotations, the ones counted.
+    pub timed: u64,
+    /// Games lost on time.
+    pub forfeits: u64,
+    /// Both sides' time used and given, seconds ([`ClockStats`]).
+    pub used: f64,
+    /// See `used`.
+    pub allotted: f64,
+    /// Largest share of its clock a side used in one game.
+    pub max_share: f64,
+    /// By a side's move number (0 for its first move): moves seen, their
+    /// total time and the longest, in seconds.
+    pub per_move: Vec<(u64, f64, f64)>,
+}
+
+impl TimeProfile {
+    /// Adds a record; records without a time control or annotations are
+    /// counted as read only.
+    pub fn add(&mut self, rec: &PdnRecord) {
+        self.games += 1;
+        if rec.comments.len() < rec.moves.len() || rec.moves.is_empty() {
+            return;
+        }
+        let offset = usize::from(rec.first_mover() == Color::Black);
+        let mut counted = false;
+        for side in [Color::White, Color::Black] {
+            let Some(tc) = recorded_control(rec, side).and_then(|t| t.parse::<TimeControl>().ok())
+            else {
+                continue;
+            };
+            let own = usize::from(side == Color::Black);
+            let mut clock = GameClock::new(tc);
+            for i in (0..rec.moves.len()).filter(|i| (i + offset) % 2 == own) {
+                let Some(t) = rec.comments.get(&i).and_then(|c| annotated_time(c)) else {
+                    continue;
+                };
+                let n = clock.moves as usize;
+                if self.per_move.len() <= n {
+                    self.per_move.resize(n + 1, (0, 0.0, 0.0));
+                }
+                let slot = &mut self.per_move[n];
+                slot.0 += 1;
+                slot.1 += t;
+                slot.2 = slot.2.max(t);
+                clock.used += Duration::from_secs_f64(t);
+                clock.moves += 1;
+            }
+            let flagged = rec
+                .tag("Termination")
+                .is_some_and(|t| t.starts_with(&format!("time forfeit: {}", side.name())));
+            let mut stats = ClockStats::default();
+            stats.add(&clock, flagged);
+            self.forfeits += stats.forfeits;
+            self.used += stats.used;
+            self.allotted += stats.allotted;
+            self.max_share = self.max_share.max(stats.max_share);
+            counted = true;
+        }
+        self.timed += u64::from(counted);
+    }
+
+    /// Share of the time given that was used.
+    pub fn share(&self) -> f64 {
+        if self.allotted > 0.0 {
+            self.used / self.allotted
+        } else {
+            0.0
+        }
+    }
+
+    /// `move,moves,mean_ms,max_ms` lines (move numbers from 1).
+    pub fn csv(&self) -> String {
+        let mut out = String::from("move,moves,mean_ms,max_ms\n");
+        for (n, &(count, total, max)) in self.per_move.iter().enumerate() {
+            if count > 0 {
+                out.push_str(&format!(
+                    "{},{count},{:.3},{:.3}\n",
+                    n + 1,
+                    1000.0 * total / count as f64,
+                    1000.0 * max
+                ));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_profile_adds_up_the_annotated_times() {
+        let text = "[TimeControl \"1+0.1\"]\n[Termination \"time forfeit: black took 2.000 s with 1.000 s left\"]\n\n\
+                    1. a1 {+0.10/3 0.200s} b2 {-0.10/3 0.300s} 2. c3 {0.100s} 0-1\n";
+        let rec = crate::pdn::PdnReader::new(text.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap();
+        let mut p = TimeProfile::default();
+        p.add(&rec);
+        assert_eq!((p.games, p.timed, p.forfeits), (1, 1, 1));
+        assert_eq!(p.per_move.len(), 2);
+        assert_eq!(p.per_move[0].0, 2);
+        assert!((p.per_move[0].1 - 0.5).abs() < 1e-9 && (p.per_move[0].2 - 0.3).abs() < 1e-9);
+        // White: 0.3 s of 1 + 2 x 0.1; Black: 0.3 s of 1 + 0.1.
+        assert!((p.used - 0.6).abs() < 1e-6 && (p.allotted - 2.3).abs() < 1e-6);
+        assert!(p
+            .csv()
+            .starts_with("move,moves,mean_ms,max_ms\n1,2,250.000,300.000\n"));
+    }
+
+    #[test]
+    fn reads_and_writes_time_controls() {
+        for (text, moves, base, inc) in [
+            ("10+0.1", None, 10_000, 100),
+            ("60+0.6", None, 60_000, 600),
+            ("40/60+0.6", Some(40), 60_000, 600),
+            ("40/60", Some(40), 60_000, 0),
+            ("0.5", None, 500, 0),
+        ] {
+            let tc: TimeControl = text.parse().unwrap();
+            assert_eq!(
+                tc,
+                TimeControl {
+                    moves,
+                    base: ms(base),
+                    inc: ms(inc)
+                },
+                "{text}"
+            );
+            assert_eq!(tc.to_string(), text);
+        }
+        for bad in [
+            "", "0+1", "x", "10+", "-1+0", "0/10", "a/10", "10+1+2", "1e99", "NaN",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_increment_comes_after_the_move() {
+        let mut c = GameClock::new("1+0.1".parse().unwrap());
+        assert_eq!(c.search_clock().time, ms(1000));
+        c.charge(ms(300), ms(0)).unwrap();
+        assert_eq!((c.left, c.moves, c.used), (ms(800), 1, ms(300)));
+        assert_eq!(c.allotted(), ms(1100));
+    }
+
+    #[test]
+    fn a_period_tops_the_clock_up() {
+        let mut c = GameClock::new("2/1".parse().unwrap());
+        assert_eq!(c.moves_to_go(), Some(2));
+        c.charge(ms(400), ms(0)).unwrap();
+        assert_eq!((c.left, c.moves_to_go()), (ms(600), Some(1)));
+        c.charge(ms(500), ms(0)).unwrap();
+        assert_eq!((c.left, c.moves_to_go()), (ms(1100), Some(2)));
+        assert_eq!(c.allotted(), ms(2000));
+        assert_eq!(c.search_clock().moves_to_go, Some(2));
+    }
+
+    #[test]
+    fn overrunning_flags_only_beyond_the_margin() {
+        let mut c = GameClock::new("0.1".parse().unwrap());
+        let mut within = c;
+        within.charge(ms(130), ms(50)).unwrap();
+        assert_eq!(within.left, Duration::ZERO);
+        assert_eq!(
+            c.charge(ms(151), ms(50)),
+            Err(Flagged {
+                took: ms(151),
+                left: ms(100)
+            })
+        );
+        assert_eq!(c.moves, 0);
+    }
+}

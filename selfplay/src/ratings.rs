@@ -1,0 +1,350 @@
+//! Joint ratings of several engines from all their games at once: the
+//! maximum-likelihood Elo ratings of the logistic (Bradley-Terry) model, a
+//! draw counting as half a win and half a loss, as Ordo computes them.
+//!
+//! Engine `i` scores against `j` with expectation
+//! `p = 1 / (1 + 10^((r_j - r_i) / 400))`. The log-likelihood of the
+//! results, `sum s_ij ln p_ij + (n_ij - s_ij) ln (1 - p_ij)` over the
+//! pairings (`s_ij` points in `n_ij` games), is maximized by Newton's method
+//! with one rating held at the anchor. The 95% intervals are
+//! `±1.96` standard errors from the inverse of the observed information
+//! matrix (the negative Hessian at the maximum, without the anchor's row and
+//! column): they are intervals relative to the anchor, whose own interval is
+//! empty.
+//!
+//! The maximum exists only when every group of engines scored some points
+//! against the rest and gave some away (the graph of "scored against" is
+//! strongly connected). When it does not (an engine that lost every game
+//! has rating minus infinity), one virtual draw is added to every pairing
+//! that played, as BayesElo's prior does, and the result says so.
+
+use thiserror::Error;
+
+/// One pairing's results: engines `a` and `b` by index, and `a`'s wins,
+/// draws and losses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairResult {
+    /// First engine.
+    pub a: usize,
+    /// Second engine.
+    pub b: usize,
+    /// `a`'s wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// `a`'s losses.
+    pub losses: u64,
+}
+
+/// Why no ratings could be computed.
+#[derive(Debug, Error, PartialEq)]
+pub enum RatingError {
+    /// Some engines never met the others, even indirectly.
+    #[error("the engines do not all meet each other, directly or through others")]
+    Disconnected,
+    /// The anchor is not an engine.
+    #[error("the anchor {0} is not one of the engines")]
+    UnknownAnchor(String),
+    /// A pairing names an engine that does not exist.
+    #[error("a pairing names engine {0}, beyond the {1} engines")]
+    BadIndex(usize, usize),
+    /// Newton's method did not settle (should not happen for connected data).
+    #[error("the ratings did not converge")]
+    NoConvergence,
+}
+
+/// Joint ratings.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Ratings {
+    /// Elo of each engine (in the engines' order).
+    pub elo: Vec<f64>,
+    /// Standard error of each rating relative to the anchor (0 for the anchor).
+    pub error: Vec<f64>,
+    /// The anchor's index.
+    pub anchor: usize,
+    /// The anchor's rating.
+    pub anchor_elo: f64,
+    /// Virtual draws added to each pairing (0: the plain maximum likelihood).
+    pub prior_draws: f64,
+}
+
+impl Ratings {
+    /// The 95% interval of engine `i` (value ± 1.96 standard errors).
+    pub fn interval(&self, i: usize) -> [f64; 3] {
+        let m = 1.959_963_984_540_054 * self.error[i];
+        [self.elo[i], self.elo[i] - m, self.elo[i] + m]
+    }
+}
+
+const SCALE: f64 = std::f64::consts::LN_10 / 400.0;
+
+fn expected(diff: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-diff / 400.0))
+}
+
+/// Points and games of each ordered pair, with `prior` virtual draws per pairing.
+fn tables(n: usize, results: &[PairResult], prior: f64) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let mut points = vec![vec![0.0; n]; n];
+    let mut games = vec![vec![0.0; n]; n];
+    let mut met = vec![vec![false; n]; n];
+    for r in results {
+        let (w, d, l) = (r.wins as f64, r.draws as f64, r.losses as f64);
+        points[r.a][r.b] += w + d / 2.0;
+        points[r.b][r.a] += l + d / 2.0;
+        games[r.a][r.b] += w + d + l;
+        games[r.b][r.a] += w + d + l;
+        if w + d + l > 0.0 {
+            met[r.a][r.b] = true;
+            met[r.b][r.a] = true;
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            if met[i][j] {
+                points[i][j] += prior / 2.0;
+                games[i][j] += prior;
+            }
+        }
+    }
+    (points, games)
+}
+
+/// Engines reachable from engine 0 along edges `edge(i, j)`.
+fn reachable(n: usize, edge: impl Fn(usize, usize) -> bool) -> Vec<bool> {
+    let mut seen = vec![false; n];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(i) = stack.pop() {
+        for (j, s) in seen.iter_mut().enumerate() {
+            if !*s && edge(i, j) {
+                *s = true;
+                stack.push(j);
+            }
+        }
+    }
+    seen
+}
+
+/// Solves `m x = v` by Gaussian elimination with partial pivoting; `None`
+/// when `m` is singular.
+fn solve(mut m: Vec<Vec<f64>>, mut v: Vec<f64>) -> Option<Vec<f64>> {
+    let k = v.len();
+    for c in 0..k {
+        let p = (c..k).max_by(|&x, &y| m[x][c].abs().total_cmp(&m[y][c].abs()))?;
+        if m[p][c].abs() < 1e-300 {
+            return None;
+        }
+        m.swap(c, p);
+        v.swap(c, p);
+        let pivot = m[c].clone();
+        for r in c + 1..k {
+            let f = m[r][c] / pivot[c];
+            for (x, value) in m[r].iter_mut().enumerate().skip(c) {
+                *value -= f * pivot[x];
+            }
+            v[r] -= f * v[c];
+        }
+    }
+    let mut x = vec![0.0; k];
+    for c in (0..k).rev() {
+        let s: f64 = (c + 1..k).map(|j| m[c][j] * x[j]).sum();
+        x[c] = (v[c] - s) / m[c][c];
+    }
+    Some(x)
+}
+
+/// The joint ratings of `n` engines from their pairings' results, engine
+/// `anchor` held at `anchor_elo`.
+pub fn joint_ratings(
+    n: usize,
+    results: &[PairResult],
+    anchor: usize,
+    anchor_elo: f64,
+) -> Result<Ratings, RatingError> {
+    if let Some(r) = results.iter().find(|r| r.a >= n || r.b >= n) {
+        return Err(RatingError::BadIndex(r.a.max(r.b), n));
+    }
+    if anchor >= n {
+        return Err(RatingError::UnknownAnchor(anchor.to_string()));
+    }
+    let (points, games) = tables(n, results, 0.0);
+    if reachable(n, |i, j| games[i][j] > 0.0).contains(&false) {
+        return Err(RatingError::Disconnected);
+    }
+    // Strongly connected in "scored against": every engine reachable from
+    // engine 0 and engine 0 from every engine.
+    let exists = !reachable(n, |i, j| points[i][j] > 0.0).contains(&false)
+        && !reachable(n, |i, j| points[j][i] > 0.0).contains(&false);
+    let prior = if exists { 0.0 } else { 1.0 };
+    let (points, games) = tables(n, results, prior);
+    let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
+    let mut elo = vec![anchor_elo; n];
+    let information = |elo: &[f64]| -> Vec<Vec<f64>> {
+        let mut h = vec![vec![0.0; free.len()]; free.len()];
+        for (x, &i) in free.iter().enumerate() {
+            for j in 0..n {
+                if j == i || games[i][j] == 0.0 {
+                    continue;
+                }
+                let p = expected(elo[i] - elo[j]);
+                let w = SCALE * SCALE * games[i][j] * p * (1.0 - p);
+                h[x][x] += w;
+                if let Some(y) = free.iter().position(|&f| f == j) {
+                    h[x][y] -= w;
+                }
+            }
+        }
+        h
+    };
+    let mut converged = false;
+    for _ in 0..500 {
+        let gradient: Vec<f64> = free
+            .iter()
+            .map(|&i| {
+                (0..n)
+                    .filter(|&j| j != i)
+                    .map(|j| SCALE * (points[i][j] - games[i][j] * expected(elo[i] - elo[j])))
+                    .sum()
+            })
+            .collect();
+        let step = solve(information(&elo), gradient).ok_or(RatingError::NoConvergence)?;
+        let largest = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+        // Long steps are shortened: far from the maximum the quadratic
+        // model of the likelihood overshoots.
+        let damp = if largest > 200.0 {
+            200.0 / largest
+        } else {
+            1.0
+        };
+        for (&i, s) in free.iter().zip(&step) {
+            elo[i] += damp * s;
+        }
+        if largest < 1e-10 {
+            converged = true;
+            break;
+        }
+    }
+    if !converged || elo.iter().any(|e| !e.is_finite()) {
+        return Err(RatingError::NoConvergence);
+    }
+    let h = information(&elo);
+    let mut error = vec![0.0; n];
+    for (x, &i) in free.iter().enumerate() {
+        let mut unit = vec![0.0; free.len()];
+        unit[x] = 1.0;
+        let column = solve(h.clone(), unit).ok_or(RatingError::NoConvergence)?;
+        error[i] = column[x].max(0.0).sqrt();
+    }
+    Ok(Ratings {
+        elo,
+        error,
+        anchor,
+        anchor_elo,
+        prior_draws: prior,
+    })
+}
+
+/// Reads `--anchor NAME=ELO` against the engines' names: (index, Elo).
+pub fn parse_anchor(text: &str, names: &[String]) -> Result<(usize, f64), String> {
+    let (name, elo) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--anchor '{text}': expected NAME=ELO"))?;
+    let elo: f64 = elo
+        .trim()
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.is_finite() && e.abs() <= 100_000.0)
+        .ok_or_else(|| format!("--anchor '{text}': ELO must be a number within ±100000"))?;
+    let index = names
+        .iter()
+        .position(|n| n == name.trim())
+        .ok_or_else(|| format!("--anchor '{text}': no engine is named '{}'", name.trim()))?;
+    Ok((index, elo))
+}
+
+/// The ratings as a ladder, best first: rank, name, Elo, 95% interval, games.
+pub fn ladder(r: &Ratings, names: &[String], games: &[u64]) -> String {
+    let mut order: Vec<usize> = (0..r.elo.len()).collect();
+    order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
+    let mut out = format!(
+        "joint ratings (anchor {} = {:.0}; 95% intervals relative to it{})\n",
+        names.get(r.anchor).map_or("?", String::as_str),
+        r.anchor_elo,
+        if r.prior_draws > 0.0 {
+            "; one virtual draw per pairing added, since an engine has no win or no loss"
+        } else {
+            ""
+        }
+    );
+    out.push_str(&format!(
+        "{:>4} {:<16} {:>8} {:>20} {:>6}\n",
+        "rank", "engine", "Elo", "95%", "games"
+    ));
+    for (rank, &i) in order.iter().enumerate() {
+        let [v, lo, hi] = r.interval(i);
+        out.push_str(&format!(
+            "{:>4} {:<16} {:>8.1} [{:>8.1}, {:>8.1}] {:>6}\n",
+            rank + 1,
+            names.get(i).map_or("?", String::as_str),
+            v,
+            lo,
+            hi,
+            games.get(i).copied().unwrap_or(0)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pr(a: usize, b: usize, wins: u64, draws: u64, losses: u64) -> PairResult {
+        PairResult {
+            a,
+            b,
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn two_engines_get_the_elo_of_their_score() {
+        // 60% for the first: 400 log10(0.6/0.4) = 70.4365 Elo.
+        let r = joint_ratings(2, &[pr(0, 1, 50, 20, 30)], 1, 0.0).unwrap();
+        assert!((r.elo[0] - 70.436_504).abs() < 1e-4, "{}", r.elo[0]);
+        assert_eq!((r.error[1], r.prior_draws), (0.0, 0.0));
+    }
+
+    #[test]
+    fn moving_the_anchor_shifts_every_rating() {
+        let res = [pr(0, 1, 5, 2, 3), pr(1, 2, 4, 4, 2), pr(0, 2, 6, 1, 3)];
+        let a = joint_ratings(3, &res, 0, 0.0).unwrap();
+        let b = joint_ratings(3, &res, 2, 1000.0).unwrap();
+        for i in 0..3 {
+            assert!((b.elo[i] - b.elo[2] - (a.elo[i] - a.elo[2])).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn a_perfect_score_adds_the_prior_and_strangers_are_refused() {
+        let r = joint_ratings(2, &[pr(0, 1, 10, 0, 0)], 0, 0.0).unwrap();
+        // One virtual draw: 10.5 of 11, 400 log10(10.5 / 0.5) = 528.89 above.
+        assert_eq!(r.prior_draws, 1.0);
+        assert!((r.elo[1] + 528.888).abs() < 0.01, "{}", r.elo[1]);
+        assert_eq!(
+            joint_ratings(4, &[pr(0, 1, 1, 0, 1), pr(2, 3, 1, 1, 0)], 0, 0.0),
+            Err(RatingError::Disconnected)
+        );
+    }
+
+    #[test]
+    fn anchors_are_read_by_name() {
+        let names = ["a".to_string(), "b".to_string()];
+        assert_eq!(parse_anchor("b=1500", &names), Ok((1, 1500.0)));
+        assert!(parse_anchor("c=0", &names).is_err());
+        assert!(parse_anchor("b", &names).is_err());
+        assert!(parse_anchor("b=x", &names).is_err());
+    }
+}

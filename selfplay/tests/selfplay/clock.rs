@@ -1,0 +1,131 @@
+//! Games on a clock: annotated records that replay, and a clock that
+//! survives `--resume`.
+
+use crate::tournament::config;
+use engine::{bushka, Game};
+use selfplay::pdn::{replay, GameRecord, PdnReader};
+use selfplay::tournament::run;
+use std::path::Path;
+
+fn read_games(pdn: &Path) -> Vec<GameRecord> {
+    PdnReader::new(std::io::BufReader::new(std::fs::File::open(pdn).unwrap()))
+        .map(Result::unwrap)
+        .collect()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("bushka-clock-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A comment `{+0.12/9 0.040s}`: score, depth and a time.
+fn well_formed(comment: &str) -> bool {
+    let Some((score_depth, time)) = comment.split_once(' ') else {
+        return false;
+    };
+    let Some((score, depth)) = score_depth.split_once('/') else {
+        return false;
+    };
+    let score_ok = score.parse::<f64>().is_ok()
+        || score
+            .strip_prefix("+W")
+            .is_some_and(|n| n.parse::<u32>().is_ok())
+        || score
+            .strip_prefix("-L")
+            .is_some_and(|n| n.parse::<u32>().is_ok());
+    score_ok
+        && depth.parse::<u32>().is_ok()
+        && time
+            .strip_suffix('s')
+            .is_some_and(|t| t.parse::<f64>().is_ok())
+}
+
+#[test]
+fn annotated_records_on_a_clock_replay_and_read_back() {
+    let dir = temp_dir("annotate");
+    let pdn = dir.join("a.pdn");
+    let mut cfg = config(
+        &["name=a,tc=1+0.01", "name=b,kind=material,tc=1+0.01"],
+        2,
+        vec![bushka::Position::start().to_text()],
+    );
+    cfg.pdn = Some(pdn.clone());
+    cfg.annotate = true;
+    cfg.adjudication.max_plies = 40;
+    // Shared test machines stall threads now and then; a loss on time is not
+    // what this test is about.
+    cfg.time_margin = std::time::Duration::from_millis(300);
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert_eq!(s.games, 2);
+    let games = read_games(&pdn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let r = replay::<bushka::Position>(g).unwrap();
+        assert_eq!(r.moves.len(), g.moves.len());
+        // Every move has its comment, and each reads as score/depth time.
+        assert_eq!(g.comments.len(), g.moves.len());
+        for c in g.comments.values() {
+            assert!(well_formed(c), "{c}");
+        }
+        assert_eq!(g.tag("TimeControl"), Some("1+0.01"));
+        for side in ["White", "Black"] {
+            let left: f64 = g.tag(&format!("{side}Clock")).unwrap().parse().unwrap();
+            let used: f64 = g.tag(&format!("{side}TimeUsed")).unwrap().parse().unwrap();
+            assert!(left > 0.0 && used > 0.0, "{side} {left} {used}");
+        }
+        // The record writes back to the same text.
+        let text = g.to_pdn();
+        let back = PdnReader::new(text.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(&back, g);
+    }
+    let a = s.engines[0].clock.unwrap();
+    assert_eq!((a.games, a.forfeits), (2, 0));
+    assert!(a.share() > 0.0 && a.share() < 1.0, "{}", a.share());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_game_clock_survives_resume() {
+    let dir = temp_dir("resume");
+    let pdn = dir.join("r.pdn");
+    let engines = ["name=a,tc=0.5+0.01", "name=b,kind=material,tc=0.5+0.01"];
+    let opening = vec![bushka::Position::start().to_text()];
+    let mut cfg = config(&engines, 2, opening.clone());
+    cfg.pdn = Some(pdn.clone());
+    cfg.adjudication.max_plies = 30;
+    cfg.time_margin = std::time::Duration::from_millis(300);
+    let first = run::<bushka::Position>(&cfg).unwrap();
+    let used_before = first.engines[0].clock.unwrap().used;
+    cfg.games = 4;
+    cfg.resume = true;
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert_eq!((s.games, s.resumed), (4, 2));
+    // The clock use of the two games read back is counted with the two played.
+    let a = s.engines[0].clock.unwrap();
+    assert_eq!(a.games, 4);
+    let recorded: f64 = read_games(&pdn)
+        .iter()
+        .map(|g| {
+            let side = if g.white == "a" { "White" } else { "Black" };
+            g.tag(&format!("{side}TimeUsed"))
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    assert!((a.used - recorded).abs() < 0.01, "{} vs {recorded}", a.used);
+    assert!(a.used > used_before);
+    // Resuming with another clock is refused, naming the difference.
+    let mut other = config(
+        &["name=a,tc=1+0.01", "name=b,kind=material,tc=0.5+0.01"],
+        4,
+        opening,
+    );
+    other.pdn = Some(pdn.clone());
+    other.resume = true;
+    let err = run::<bushka::Position>(&other).unwrap_err();
+    assert!(err.contains("time control 0.5+0.01, not 1+0.01"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,120 @@
+//! `bushka pdn clock`: how engines spent their clocks in annotated games.
+
+use anyhow::{anyhow, bail, Context, Result};
+use plotters::prelude::*;
+use plotters::style::{register_font, FontStyle};
+use selfplay::clock::TimeProfile;
+use selfplay::pdn::PdnReader;
+use std::path::{Path, PathBuf};
+
+/// Reads the games, prints forfeits and clock use, writes the CSV and chart.
+pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> Result<()> {
+    let mut profile = TimeProfile::default();
+    for file in files {
+        let f =
+            std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
+        for (i, rec) in PdnReader::new(std::io::BufReader::new(f)).enumerate() {
+            let rec = rec.map_err(|e| anyhow!("{} game {}: {e}", file.display(), i + 1))?;
+            profile.add(&rec);
+        }
+    }
+    if profile.timed == 0 {
+        bail!("no game on a clock with annotated moves (selfplay tc=... --annotate)");
+    }
+    outln!(
+        "{} games, {} on a clock: {} lost on time, {:.1}% of the time given used (most by a side in one game {:.1}%)",
+        profile.games,
+        profile.timed,
+        profile.forfeits,
+        100.0 * profile.share(),
+        100.0 * profile.max_share
+    );
+    if let Some(path) = csv {
+        selfplay::output::write_atomic(path, &profile.csv()).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(path) = png {
+        let bytes = draw(&profile).map_err(|e| anyhow!("chart {}: {e}", path.display()))?;
+        engine::files::write_atomic(path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The chart's size in pixels.
+const SIZE: (u32, u32) = (900, 560);
+
+/// Mean and longest time per move number (milliseconds), as PNG bytes.
+fn draw(p: &TimeProfile) -> Result<Vec<u8>, String> {
+    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| "the embedded font could not be read".to_string())?;
+    let rows: Vec<(f64, f64, f64)> = p
+        .per_move
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.0 > 0)
+        .map(|(n, &(count, total, max))| {
+            ((n + 1) as f64, 1000.0 * total / count as f64, 1000.0 * max)
+        })
+        .collect();
+    let top = rows.iter().map(|r| r.2).fold(1.0f64, f64::max) * 1.05;
+    let last = rows.last().map_or(1.0, |r| r.0);
+    let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+    {
+        let e = |x: DrawingAreaErrorKind<_>| x.to_string();
+        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(e)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!(
+                    "Time per move, {} games ({:.0}% of the clock used)",
+                    p.timed,
+                    100.0 * p.share()
+                ),
+                ("sans-serif", 24),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(1f64..last.max(2.0), 0f64..top)
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .x_desc("move number of the side")
+            .y_desc("milliseconds")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()
+            .map_err(e)?;
+        let series = [
+            (
+                "mean",
+                BLUE,
+                rows.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>(),
+            ),
+            ("longest", RED, rows.iter().map(|r| (r.0, r.2)).collect()),
+        ];
+        for (name, colour, points) in series {
+            chart
+                .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+                .map_err(e)?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+        root.present().map_err(e)?;
+    }
+    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels)
+        .ok_or("the chart's pixel buffer has the wrong size")?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut png, image::ImageOutputFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(png.into_inner())
+}

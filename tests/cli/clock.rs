@@ -1,0 +1,178 @@
+//! `bushka selfplay` on game clocks: a slow protocol engine loses on time.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bushka-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A protocol engine that greets properly and then thinks for a second
+/// on every move, on a 0.1-second clock: it loses every game on time, and
+/// the records say so and keep its clock.
+#[test]
+fn a_slow_protocol_engine_loses_on_time() {
+    let dir = temp_dir("slow");
+    let path = dir.join("slow.sh");
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nwhile read l; do case \"$l\" in hub) echo 'id name=slow'; echo wait;; init) echo ready;; go*) sleep 1; echo 'done move=a1';; quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let pdn = dir.join("slow.pdn");
+    let slow = format!("name=slow,cmd={},tc=0.1", path.display());
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args([
+            "selfplay",
+            "--engine",
+            &slow,
+            "--engine",
+            "name=fast,depth=1,tc=10",
+            "--games",
+            "2",
+            "--time-margin",
+            "20",
+            "--quiet",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("clock slow: 2 games, 2 lost on time"), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    // Once as White (it moves first) and once as Black.
+    for side in ["white", "black"] {
+        assert_eq!(
+            text.matches(&format!("[Termination \"time forfeit: {side} took 0."))
+                .count(),
+            1,
+            "{text}"
+        );
+    }
+    assert_eq!(
+        text.matches("[WhiteTimeControl \"0.1\"]").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("[BlackTimeControl \"0.1\"]").count(),
+        1,
+        "{text}"
+    );
+    // The slow side's clock is left as it was before the move it lost on.
+    assert_eq!(text.matches("Clock \"0.100\"]").count(), 2, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `--each` sets every engine's options (an engine's own win), a round
+/// robin of three prints the joint ladder and writes it to the JSON, and a
+/// machine with too few cores for threads x concurrency is warned about.
+#[test]
+fn each_options_a_joint_ladder_and_the_cores_warning() {
+    let dir = temp_dir("ladder");
+    let json = dir.join("s.json");
+    let pdn = dir.join("s.pdn");
+    let (ok, out, err) = run(&[
+        "selfplay",
+        "--engine",
+        "name=one",
+        "--engine",
+        "name=two,depth=2",
+        "--engine",
+        "name=rnd,kind=random",
+        "--each",
+        "depth=1,threads=3",
+        "--concurrency",
+        "1000",
+        "--games",
+        "2",
+        "--anchor",
+        "two=1000",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("warning: 1000 games at once with up to 3 search threads each"),
+        "{err}"
+    );
+    assert!(out.contains("joint ratings (anchor two = 1000"), "{out}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ladder = s["ratings"]["ladder"].as_array().unwrap();
+    assert_eq!(ladder.len(), 3);
+    let two = ladder.iter().find(|e| e["name"] == "two").unwrap();
+    assert_eq!(two["elo"][0], 1000.0);
+    let specs: Vec<&str> = s["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["spec"].as_str().unwrap())
+        .collect();
+    assert!(
+        specs[0].contains("depth=1") && specs[0].contains("threads=3"),
+        "{specs:?}"
+    );
+    assert!(specs[1].contains("depth=2"), "{specs:?}");
+    // The records of this run are openings for the next: the position after
+    // four plies of each game.
+    let (ok, out, err) = run(&[
+        "selfplay",
+        "--engine",
+        "name=a,depth=1",
+        "--engine",
+        "name=b,depth=1",
+        "--openings-pdn",
+        pdn.to_str().unwrap(),
+        "--opening-plies",
+        "4",
+        "--order",
+        "sequential",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(ok && out.contains("2 games"), "{out}{err}");
+    for bad in [
+        vec!["--each", "name=x"],
+        vec!["--anchor", "nobody=0"],
+        vec!["--openings-pdn", "/nonexistent.pdn"],
+    ] {
+        let mut args = vec![
+            "selfplay",
+            "--engine",
+            "name=a,depth=1",
+            "--engine",
+            "name=b,depth=1",
+        ];
+        args.extend(bad.iter().copied());
+        let (ok, _, err) = run(&args);
+        assert!(!ok && err.lines().count() == 1, "{bad:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
