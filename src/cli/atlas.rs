@@ -7,6 +7,7 @@ use engine::tt::HashSize;
 use engine::{with_game, GameKind};
 use research::atlas::{self, AtlasConfig};
 use std::path::{Path, PathBuf};
+use web::view::Drawable;
 
 /// Options of `bushka atlas`.
 #[derive(clap::Args, Debug, Clone)]
@@ -70,6 +71,9 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// Main alleys drawn as diagrams in the report.
+const DIAGRAMS: usize = 6;
+
 /// `bushka atlas`.
 pub fn atlas(args: &AtlasArgs) -> Result<()> {
     with_game!(args.game, G => run::<G>(args))
@@ -101,7 +105,7 @@ fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
 }
 
 /// Measures what is left, then writes the report.
-fn run<G: EvalSource>(args: &AtlasArgs) -> Result<()>
+fn run<G: EvalSource + Drawable>(args: &AtlasArgs) -> Result<()>
 where
     Material: Evaluator<G>,
 {
@@ -189,7 +193,7 @@ where
 }
 
 /// Writes atlas.json, atlas.md and atlas.png from every result in the folder.
-fn write_report<G: EvalSource>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()> {
+fn write_report<G: EvalSource + Drawable>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()> {
     let results = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
     let expected = atlas::lines::<G>(cfg.plies).len();
     let built = research::report::build(
@@ -216,9 +220,10 @@ fn write_report<G: EvalSource>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()
             None
         }
     };
+    let diagrams = diagrams::<G>(&args.out, &built)?;
     write(
         "atlas.md",
-        research::report::markdown(&built, chart, &[]).as_bytes(),
+        research::report::markdown(&built, chart, &diagrams).as_bytes(),
     )?;
     outln!(
         "{} of {} lines measured; wrote {}",
@@ -227,4 +232,42 @@ fn write_report<G: EvalSource>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()
         args.out.join("atlas.md").display()
     );
     Ok(())
+}
+
+/// Draws the key positions (each main alley's position, and the one after
+/// its most testing reply) into `DIR/diagrams/` with the board renderer of
+/// `bushka serve`; returns `(file, caption)` pairs for the report.
+fn diagrams<G: EvalSource + Drawable>(
+    dir: &Path,
+    built: &research::report::Atlas,
+) -> Result<Vec<(String, String)>> {
+    let folder = dir.join("diagrams");
+    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
+    let by_line: std::collections::HashMap<&str, &atlas::LineResult> =
+        built.lines.iter().map(|r| (r.line.as_str(), r)).collect();
+    let mut out = Vec::new();
+    for f in built
+        .first_moves
+        .iter()
+        .filter(|f| f.main_alley)
+        .take(DIAGRAMS)
+    {
+        let mut shown = vec![(&f.result, "after")];
+        if let Some(r) = f.most_testing_reply.as_deref().and_then(|l| by_line.get(l)) {
+            shown.push((r, "after the most testing reply"));
+        }
+        for (r, what) in shown {
+            let pos = G::parse_position(&r.position)
+                .map_err(|e| anyhow!("atlas line {}: {e}", r.line))?;
+            let svg = web::svg::render(&pos.board_view(), &web::svg::SvgOptions::default());
+            let name = format!("{}.svg", r.line.replace([' ', ':'], "_"));
+            engine::files::write_atomic(&folder.join(&name), svg.as_bytes())
+                .with_context(|| format!("writing {}", folder.join(&name).display()))?;
+            out.push((
+                format!("diagrams/{name}"),
+                format!("{} ({what}): White scores {:.0}%", r.line, 100.0 * r.score),
+            ));
+        }
+    }
+    Ok(out)
 }

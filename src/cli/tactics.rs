@@ -10,6 +10,7 @@ use research::tactics::{self, MineConfig, Motifs, Tactic};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use web::view::Drawable;
 
 /// `bushka tactics` subcommands.
 #[derive(clap::Subcommand, Debug, Clone)]
@@ -76,7 +77,7 @@ pub fn tactics(command: &TacticsCommand) -> Result<()> {
 }
 
 /// Reads every game, mines its positions, writes the set and the report.
-fn mine<G: EvalSource + Motifs>(args: &MineArgs) -> Result<()>
+fn mine<G: EvalSource + Motifs + Drawable>(args: &MineArgs) -> Result<()>
 where
     Material: Evaluator<G>,
 {
@@ -117,7 +118,8 @@ where
         cfg.verify,
         cfg.min_gain
     );
-    let md = report_text(&found, &settings, games, positions.len(), seconds);
+    let drawn = draw_best::<G>(&args.out, &found)?;
+    let md = report_text(&found, &settings, games, positions.len(), seconds, &drawn);
     write(&report, md.as_bytes())?;
     outln!(
         "{} tactics in {} positions of {games} games ({seconds:.0} s); wrote {} and {}",
@@ -165,6 +167,7 @@ fn report_text(
     games: usize,
     positions: usize,
     seconds: f64,
+    drawn: &BTreeMap<String, String>,
 ) -> String {
     let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
     for t in found {
@@ -196,10 +199,7 @@ fn report_text(
     }
     for (motif, list) in &by_motif {
         let _ = writeln!(md, "\n## {motif}\n");
-        let mut best = list.clone();
-        // Wins first, then the largest gains.
-        best.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
-        for t in best.iter().take(3) {
+        for t in best_of(list) {
             let gain = t
                 .gain
                 .map_or_else(|| "wins".to_string(), |g| format!("gains {g}"));
@@ -213,9 +213,51 @@ fn report_text(
                 t.score,
                 t.shallow_move
             );
+            if let Some(file) = drawn.get(&t.position) {
+                let _ = writeln!(md, "\n  ![{}]({file})\n", t.position);
+            }
         }
     }
     md
+}
+
+/// Examples shown for a motif: wins first, then the largest gains.
+fn best_of<'a>(list: &[&'a Tactic]) -> Vec<&'a Tactic> {
+    let mut best = list.to_vec();
+    best.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
+    best.truncate(3);
+    best
+}
+
+/// Draws the examples the report shows into `<out stem>.diagrams/` with the
+/// board renderer of `bushka serve`; returns each drawn position's file,
+/// relative to the report.
+fn draw_best<G: Game + Drawable>(out: &Path, found: &[Tactic]) -> Result<BTreeMap<String, String>> {
+    let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
+    for t in found {
+        by_motif.entry(t.motif.as_str()).or_default().push(t);
+    }
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "tactics".into(), |s| s.to_string_lossy().into_owned());
+    let folder_name = format!("{stem}.diagrams");
+    let folder = out.with_file_name(&folder_name);
+    let mut drawn = BTreeMap::new();
+    for list in by_motif.values() {
+        for t in best_of(list) {
+            if drawn.contains_key(&t.position) {
+                continue;
+            }
+            let pos = G::parse_position(&t.position).map_err(|e| anyhow!("{e}"))?;
+            let svg = web::svg::render(&pos.board_view(), &web::svg::SvgOptions::default());
+            std::fs::create_dir_all(&folder)
+                .with_context(|| format!("creating {}", folder.display()))?;
+            let name = format!("{}.svg", drawn.len() + 1);
+            write(&folder.join(&name), svg.as_bytes())?;
+            drawn.insert(t.position.clone(), format!("{folder_name}/{name}"));
+        }
+    }
+    Ok(drawn)
 }
 
 /// Searches each problem and counts how often the first move is the solution's.

@@ -132,17 +132,25 @@ impl Browser {
     }
 
     /// Clicks a square of the board (the piece on it, when there is one).
+    /// The board is redrawn when the page hears from the server, so an
+    /// element found just before may be gone when clicked: it is then found
+    /// again (a few times at most).
     pub async fn click_square(&self, name: &str) {
-        let hits = self
-            .client
-            .find_all(Locator::Css(&format!("#board [data-square='{name}']")))
-            .await
-            .unwrap();
-        let target = hits.last().unwrap_or_else(|| panic!("no square {name}"));
-        target
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {name}: {e}"));
+        let css = format!("#board [data-square='{name}']");
+        let mut last_error = String::new();
+        for _ in 0..5 {
+            let hits = self.client.find_all(Locator::Css(&css)).await.unwrap();
+            let target = hits.last().unwrap_or_else(|| panic!("no square {name}"));
+            match target.click().await {
+                Ok(()) => return,
+                Err(e) if e.to_string().contains("stale element") => {
+                    last_error = e.to_string();
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("click {name}: {e}"),
+            }
+        }
+        panic!("click {name}: {last_error}");
     }
 
     /// Chooses an option of a `<select>`.
