@@ -82,6 +82,7 @@ fn unexercised_weights_keep_their_values() {
     // Only features 0 and 1 appear, and only in the middle game.
     for i in 0..200 {
         data.push(&Sample {
+            patterns: Vec::new(),
             entries: vec![(0, (i % 5) as i16 - 2), (1, (i % 3) as i16 - 1)],
             mg_share: 1.0,
             result: (i % 2) as f32,
@@ -117,6 +118,7 @@ fn k_fitting_finds_the_minimum() {
     for i in 0..probe.len() {
         let (idx, val) = probe.entries(i);
         data.push(&Sample {
+            patterns: Vec::new(),
             entries: idx.iter().copied().zip(val.iter().copied()).collect(),
             mg_share: probe.mg_share(i),
             result: probe.target(i),
@@ -368,7 +370,8 @@ fn paired_games(skip: u64) -> String {
 fn validation_split_keeps_the_games_of_an_opening_together() {
     let load = |skip: u64| {
         let mut l = Loader::<Position>::new();
-        l.add_reader("mem", Cursor::new(paired_games(skip))).unwrap();
+        l.add_reader("mem", Cursor::new(paired_games(skip)))
+            .unwrap();
         l.finish(0.3).unwrap()
     };
     // Every game from the start: one opening, so the split goes by game.
@@ -385,8 +388,9 @@ fn validation_split_keeps_the_games_of_an_opening_together() {
         let (idx, val) = d.entries(i);
         (idx.to_vec(), val.to_vec(), d.mg_share(i).to_bits())
     };
-    let trained: std::collections::HashSet<_> =
-        (0..loaded.train.len()).map(|i| key(&loaded.train, i)).collect();
+    let trained: std::collections::HashSet<_> = (0..loaded.train.len())
+        .map(|i| key(&loaded.train, i))
+        .collect();
     assert!(!loaded.validation.is_empty());
     for i in 0..loaded.validation.len() {
         assert!(
@@ -414,7 +418,10 @@ fn regularisation_pulls_toward_the_initial_weights() {
     let (free, mild, strong) = (distance(0.0), distance(4000.0), distance(1e8));
     assert!(free > 50.0, "the data move the weights: {free}");
     assert!(mild < free && strong < mild, "{free} {mild} {strong}");
-    assert!(strong < 1.0, "a strong pull keeps them at the start: {strong}");
+    assert!(
+        strong < 1.0,
+        "a strong pull keeps them at the start: {strong}"
+    );
 }
 
 #[test]
