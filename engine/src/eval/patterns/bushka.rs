@@ -11,9 +11,9 @@
 //! Fast index: in the 55-bit layout (see [`crate::bushka::board`]) row `y`
 //! is five consecutive bits from `ROW_SHIFT[y]`, and the window at `x0`
 //! takes the bits `x0/2` and `x0/2 + 1` of each of its four rows. So a
-//! window's men are four two-bit slices of a bitboard, packed into a byte,
-//! and one 256-entry table turns the byte of White's men and the byte of
-//! Black's men into the base-3 index.
+//! window's row is a two-square slice of a row. Each row's key (its five
+//! white bits and five black bits) is read once, and a 1,024-entry table per
+//! in-row offset gives the slice's two base-3 digits: four lookups a window.
 
 use super::{FeatureSums, Patterns, RegionSet};
 use crate::bushka::board::{rotate, to_xy, Bits, BOARD};
@@ -83,36 +83,49 @@ const _: () = {
     }
 };
 
-/// `BASE3[b]`: the base-3 number whose digit `k` is bit `k` of `b`.
-const BASE3: [u16; 256] = base3();
+/// `PAIR3[j][w | b << 5]`: the two base-3 digits (`0..9`) of the squares
+/// `j` and `j + 1` of a row whose white men are `w` and black men `b` (five
+/// bits each): a window's row in one lookup.
+static PAIR3: [[u8; 1024]; SIDE] = pair3();
 
-const fn base3() -> [u16; 256] {
-    let mut t = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut v, mut p, mut k) = (0u32, 1u32, 0);
-        while k < 8 {
-            if b & (1 << k) != 0 {
-                v += p;
+const fn pair3() -> [[u8; 1024]; SIDE] {
+    let mut t = [[0u8; 1024]; SIDE];
+    let mut j = 0;
+    while j < SIDE {
+        let mut key = 0;
+        while key < 1024 {
+            let (w, b) = (key & 31, key >> 5);
+            let mut value = 0;
+            let mut k = 1;
+            // Square j + 1 first: it is the higher digit.
+            while k <= 2 {
+                let bit = 1 << (j + 2 - k);
+                let digit = if w & bit != 0 {
+                    1
+                } else if b & bit != 0 {
+                    2
+                } else {
+                    0
+                };
+                value = 3 * value + digit;
+                k += 1;
             }
-            p *= 3;
-            k += 1;
+            t[j][key] = value as u8;
+            key += 1;
         }
-        t[b] = v as u16;
-        b += 1;
+        j += 1;
     }
     t
 }
 
-/// The byte of a window's squares in `bb`: two bits of each of four rows
-/// from `row` upwards, at in-row offset `j`.
+/// The row keys `w | b << 5` of the ten rows.
 #[inline(always)]
-fn window_byte(bb: u64, row: usize, j: u32) -> usize {
-    let s = |k: usize| ROW_SHIFT[row + k] + j;
-    (((bb >> s(0)) & 3)
-        | (((bb >> s(1)) & 3) << 2)
-        | (((bb >> s(2)) & 3) << 4)
-        | (((bb >> s(3)) & 3) << 6)) as usize
+fn row_keys(white: u64, black: u64) -> [usize; 10] {
+    let mut keys = [0usize; 10];
+    for (key, &s) in keys.iter_mut().zip(&ROW_SHIFT) {
+        *key = (((white >> s) & 31) | (((black >> s) & 31) << 5)) as usize;
+    }
+    keys
 }
 
 impl FeatureSums<Position> for Compiled {
@@ -159,14 +172,12 @@ impl Patterns for Position {
 
     #[inline(always)]
     fn for_each_pattern<F: FnMut(usize)>(&self, mut f: F) {
-        let (white, black) = (self.men(Color::White), self.men(Color::Black));
+        let keys = row_keys(self.men(Color::White), self.men(Color::Black));
         let mut base = 0usize;
-        for y in 0..SIDE {
-            let row = 2 * y;
-            for j in 0..SIDE as u32 {
-                let w = BASE3[window_byte(white, row, j)] as usize;
-                let b = BASE3[window_byte(black, row, j)] as usize;
-                f(base + w + 2 * b);
+        for band in keys.windows(4).step_by(2) {
+            for pair in &PAIR3 {
+                let digits = |k: usize| pair[band[k] & 1023] as usize;
+                f(base + digits(0) + 9 * digits(1) + 81 * digits(2) + 729 * digits(3));
                 base += CONFIGS;
             }
         }

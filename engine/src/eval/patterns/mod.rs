@@ -154,8 +154,9 @@ pub fn mirror_table<G: Patterns>() -> Vec<u32> {
 /// The evaluation of features plus patterns, for the search.
 pub struct PatternEval<G: Patterns> {
     features: Arc<dyn FeatureSums<G>>,
-    /// `theta[i] - theta[mirror(i)]` for every index `i`, `[mg, eg]`.
-    table: Vec<[i32; 2]>,
+    /// `theta[i] - theta[mirror(i)]` for every index `i`, `[mg, eg]`
+    /// (inside `i16`: each parameter is at most [`MAX_PATTERN_WEIGHT`]).
+    table: Vec<[i16; 2]>,
 }
 
 impl<G: Patterns> PatternEval<G> {
@@ -172,10 +173,11 @@ impl<G: Patterns> PatternEval<G> {
             .enumerate()
             .map(|(i, &m)| {
                 let m = m as usize;
-                [
-                    i32::from(mg[i]) - i32::from(mg[m]),
-                    i32::from(eg[i]) - i32::from(eg[m]),
-                ]
+                let d = |v: &[i16]| {
+                    let x = i32::from(v[i]) - i32::from(v[m]);
+                    x.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+                };
+                [d(mg), d(eg)]
             })
             .collect();
         Some(PatternEval { features, table })
@@ -189,8 +191,8 @@ impl<G: Patterns> PatternEval<G> {
         let table = &self.table[..];
         pos.for_each_pattern(|i| {
             if let Some(&[m, e]) = table.get(i) {
-                pm += m;
-                pe += e;
+                pm += i32::from(m);
+                pe += i32::from(e);
             }
         });
         mg += i64::from(pm);
