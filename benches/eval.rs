@@ -11,7 +11,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use engine::eval::{Evaluator, Features, Material, PatternEval, PatternWeights, Patterns, Weights};
+use engine::eval::{Evaluator, Material, PatternEval, PatternWeights, Patterns, Weights};
 use engine::{bashnya, bushka, Game, MoveList};
 use std::hint::black_box;
 
