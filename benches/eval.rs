@@ -1,7 +1,9 @@
 //! Evaluation speed: evaluations per second of the default feature weights
 //! (summed feature by feature), of the same weights compiled (the search's
-//! path), of feature extraction into a vector (the tuner's path) and of
-//! material alone, over positions of both games.
+//! path), of the compiled features plus pattern weights (`--eval patterns`,
+//! with random non-zero pattern weights so no lookup is skipped), of feature
+//! extraction into a vector (the tuner's path) and of material alone, over
+//! positions of both games.
 //!
 //! `cargo bench --bench eval`; "elements/s" is evaluations per second.
 
@@ -9,7 +11,7 @@
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use engine::eval::{Evaluator, Features, Material, Weights};
+use engine::eval::{Evaluator, Material, PatternEval, PatternWeights, Patterns, Weights};
 use engine::{bashnya, bushka, Game, MoveList};
 use std::hint::black_box;
 
@@ -42,7 +44,7 @@ fn sample<G: Game>(bench_file: &str) -> Vec<G> {
 
 fn bench_game<G>(c: &mut Criterion, bench_file: &str)
 where
-    G: Features,
+    G: Patterns,
     Material: Evaluator<G>,
 {
     let positions = sample::<G>(bench_file);
@@ -65,6 +67,24 @@ where
             positions
                 .iter()
                 .map(|p| compiled.evaluate(black_box(p)) as i64)
+                .sum::<i64>()
+        });
+    });
+    // Features and patterns: random pattern weights in [-50, 50].
+    let n = G::SET.len();
+    let random = |seed: u64| -> Vec<i16> {
+        (0..n)
+            .map(|i| (engine::zobrist::splitmix64(seed ^ i as u64) % 101) as i16 - 50)
+            .collect()
+    };
+    let pw = PatternWeights::from_parts(weights.clone(), random(1), random(2))
+        .expect("random pattern weights in range");
+    let patterns = PatternEval::<G>::new(&pw).expect("weights of the game");
+    group.bench_function("patterns", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| patterns.evaluate(black_box(p)) as i64)
                 .sum::<i64>()
         });
     });

@@ -266,6 +266,7 @@ pub struct Hub {
     hash: HashSize,
     threads: usize,
     weights: String,
+    eval: crate::eval::EvalKind,
     tb: String,
 }
 
@@ -280,6 +281,7 @@ impl Hub {
             hash: HashSize::DEFAULT,
             threads: 1,
             weights: "default".into(),
+            eval: crate::eval::EvalKind::Auto,
             tb: "none".into(),
         }
     }
@@ -406,6 +408,10 @@ impl Hub {
             "param name=weights value={} type=string",
             quote(&self.weights)
         ));
+        self.say(&format!(
+            "param name=eval value={} type=enum values=\"auto features patterns\"",
+            self.eval.name()
+        ));
         self.say("wait");
     }
 
@@ -421,6 +427,7 @@ impl Hub {
                     self.session =
                         with_game!(kind, G => Session::<G>::new(self.hash, self.threads).into());
                     self.weights = "default".into();
+                    self.eval = crate::eval::EvalKind::Auto;
                     self.tb = "none".into();
                 }
             }
@@ -440,10 +447,19 @@ impl Hub {
                 self.tb = value.to_string();
             }
             "weights" => {
+                let kind = self.eval;
                 on_session!(&mut self.session, s => {
-                    s.eval = EvalSource::load_eval(value)?;
+                    s.eval = EvalSource::select_eval(Some(value), kind)?;
                 });
                 self.weights = value.to_string();
+            }
+            "eval" => {
+                let kind: crate::eval::EvalKind = value.parse()?;
+                let weights = self.weights.clone();
+                on_session!(&mut self.session, s => {
+                    s.eval = EvalSource::select_eval(Some(&weights), kind)?;
+                });
+                self.eval = kind;
             }
             other => return Err(format!("unknown parameter '{other}'")),
         }

@@ -85,6 +85,10 @@ impl<G: Game> ExternalPlayer<G> {
             p.send(&line)
                 .map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
+        if let Some(e) = spec.eval {
+            p.send(&format!("set-param name=eval value={}", e.name()))
+                .map_err(|e| e.clone())?;
+        }
         if let Some(w) = &spec.weights {
             p.send(&format!("set-param name=weights value={}", quote(w)))
                 .map_err(|e| e.clone())?;

@@ -165,10 +165,10 @@ where
     Ok(match &spec.kind {
         Kind::Random => Box::new(RandomPlayer::new(seed)),
         Kind::Material => searcher(Arc::new(Material::default())),
-        Kind::Search => searcher(match &spec.weights {
-            Some(w) => G::load_eval(w).map_err(|e| format!("engine {}: {e}", spec.name))?,
-            None => G::default_eval(),
-        }),
+        Kind::Search => searcher(
+            G::select_eval(spec.weights.as_deref(), spec.eval.unwrap_or_default())
+                .map_err(|e| format!("engine {}: {e}", spec.name))?,
+        ),
         Kind::External(cmd) => Box::new(ExternalPlayer::<G>::start(cmd, spec)?),
     })
 }

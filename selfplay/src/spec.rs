@@ -27,6 +27,8 @@ pub struct EngineSpec {
     pub kind: Kind,
     /// Weights file for `kind=search`.
     pub weights: Option<String>,
+    /// Evaluation (`eval=features|patterns`) for `kind=search`.
+    pub eval: Option<engine::eval::EvalKind>,
     /// Depth limit per move.
     pub depth: Option<u32>,
     /// Node limit per move.
@@ -48,7 +50,7 @@ pub enum SpecError {
     #[error("engine '{0}': expected key=value items separated by commas")]
     Syntax(String),
     /// An unknown key.
-    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, depth, nodes, movetime, tc, threads, hash)")]
+    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, eval, depth, nodes, movetime, tc, threads, hash)")]
     UnknownKey(String),
     /// A value out of range or of the wrong type.
     #[error("engine option {0}={1}: {2}")]
@@ -115,12 +117,13 @@ fn number<T: std::str::FromStr + PartialOrd>(
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
 impl EngineSpec {
-    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
+    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
             name: String::new(),
             kind: Kind::Search,
             weights: None,
+            eval: None,
             depth: None,
             nodes: None,
             movetime: None,
@@ -138,6 +141,11 @@ impl EngineSpec {
                 "cmd" if !v.is_empty() => cmd = Some(v),
                 "cmd" => return Err(SpecError::BadValue(k, v, "empty command")),
                 "weights" => spec.weights = Some(v),
+                "eval" => {
+                    spec.eval = Some(v.parse().map_err(|_| {
+                        SpecError::BadValue(k.clone(), v.clone(), "expected features or patterns")
+                    })?);
+                }
                 "depth" => spec.depth = Some(number(&k, &v, 1, 100)?),
                 "nodes" => spec.nodes = Some(number(&k, &v, 1, u64::MAX)?),
                 "movetime" => spec.movetime = Some(number(&k, &v, 1, 86_400_000)?),
@@ -203,6 +211,9 @@ impl fmt::Display for EngineSpec {
         write!(f, "name={},kind={kind}", self.name)?;
         if let Some(w) = &self.weights {
             write!(f, ",weights={w}")?;
+        }
+        if let Some(e) = self.eval {
+            write!(f, ",eval={}", e.name())?;
         }
         if let Some(d) = self.depth {
             write!(f, ",depth={d}")?;

@@ -3,7 +3,7 @@
 use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
-use engine::eval::{EvalSource, SharedEval};
+use engine::eval::{EvalKind, EvalSource, SharedEval};
 use engine::search::{Engine, Info, Limits, SearchInput};
 use engine::{with_game, Game};
 use std::io::Write;
@@ -29,6 +29,11 @@ pub struct SearchArgs {
     /// Evaluation weights file (`material` for material only; default: the built-in weights).
     #[arg(long)]
     pub weights: Option<String>,
+    /// Evaluation: `features` (the named features) or `patterns` (features
+    /// and pattern weights, docs/patterns.md). Default: patterns for a
+    /// binary weights file, else features.
+    #[arg(long)]
+    pub eval: Option<EvalKind>,
     /// Folder of Bushka endgame tables (`bushka tb build`), probed at every node they cover.
     #[arg(long)]
     pub tb: Option<std::path::PathBuf>,
@@ -50,12 +55,15 @@ impl SearchArgs {
     }
 }
 
-/// The evaluation a `--weights` option names (the built-in weights when absent).
-pub fn evaluator<G: EvalSource>(weights: Option<&str>) -> Result<SharedEval<G>> {
-    match weights {
-        Some(w) => G::load_eval(w).map_err(|e| anyhow::anyhow!("--weights {w}: {e}")),
-        None => Ok(G::default_eval()),
-    }
+/// The evaluation `--weights` and `--eval` name (the built-in weights when absent).
+pub fn evaluator<G: EvalSource>(
+    weights: Option<&str>,
+    eval: Option<EvalKind>,
+) -> Result<SharedEval<G>> {
+    G::select_eval(weights, eval.unwrap_or_default()).map_err(|e| match weights {
+        Some(w) => anyhow::anyhow!("--weights {w}: {e}"),
+        None => anyhow::anyhow!("--eval: {e}"),
+    })
 }
 
 /// One `info` line.
@@ -90,7 +98,7 @@ pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
 fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
     let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
-    let eval = evaluator::<G>(args.weights.as_deref())?;
+    let eval = evaluator::<G>(args.weights.as_deref(), args.eval)?;
     if let Some(dir) = &args.tb {
         let oracle =
             G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;

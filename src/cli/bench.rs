@@ -4,8 +4,8 @@
 
 use super::analyze::evaluator;
 use anyhow::{bail, Context, Result};
-use engine::eval::EvalSource;
 use engine::eval::Evaluator;
+use engine::eval::{EvalKind, EvalSource};
 use engine::search::{Engine, Limits, SearchInput, SearchResult};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
@@ -28,6 +28,9 @@ pub struct BenchArgs {
     /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
     #[arg(long)]
     weights: Option<String>,
+    /// Evaluation: `features` or `patterns` (see `bushka analyze --help`).
+    #[arg(long)]
+    eval: Option<EvalKind>,
     /// Measure the time-to-depth speed-up of `--threads` threads over one:
     /// the set is searched alternately by each, and a table of median times printed.
     #[arg(long)]
@@ -49,7 +52,7 @@ fn millis<M>(r: &SearchResult<M>) -> f64 {
 
 fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
     let depth = a.depth.unwrap_or(G::BENCH_DEPTH);
-    let eval = evaluator::<G>(a.weights.as_deref())?;
+    let eval = evaluator::<G>(a.weights.as_deref(), a.eval)?;
     let set: Vec<G> = G::BENCH_POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -3,7 +3,7 @@
 use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
-use engine::eval::{EvalSource, SharedEval};
+use engine::eval::{EvalKind, EvalSource, SharedEval};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
@@ -58,6 +58,9 @@ pub struct PlayArgs {
     /// Evaluation weights file (`material` for material only).
     #[arg(long)]
     weights: Option<String>,
+    /// Evaluation: `features` or `patterns` (see `bushka analyze --help`).
+    #[arg(long)]
+    eval: Option<EvalKind>,
     /// Folder of Bushka endgame tables for the engine.
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
@@ -125,10 +128,7 @@ struct Player<G: EvalSource> {
 }
 
 fn engine_for<G: EvalSource>(args: &PlayArgs) -> Result<Player<G>> {
-    let eval: SharedEval<G> = match &args.weights {
-        Some(w) => G::load_eval(w).map_err(anyhow::Error::msg)?,
-        None => G::default_eval(),
-    };
+    let eval: SharedEval<G> = super::analyze::evaluator::<G>(args.weights.as_deref(), args.eval)?;
     let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
     if let Some(dir) = &args.tb {
         let oracle =

@@ -1,7 +1,7 @@
 //! `tune`: fit evaluation weights to self-play training data (Texel-style).
 
 use anyhow::{Context, Result};
-use engine::eval::{Features, Weights};
+use engine::eval::{EvalKind, Features, PatternWeights, Patterns, Weights};
 use engine::{with_game, GameKind};
 use std::path::{Path, PathBuf};
 use tuner::{TuneConfig, TuneOutcome};
@@ -59,6 +59,11 @@ pub struct TuneArgs {
     /// initial weights), `skip` leaves them out.
     #[arg(long, value_enum, default_value_t = Captures::Skip)]
     pub captures: Captures,
+    /// What to fit: `features` (the named features, written as JSON) or
+    /// `patterns` (features and pattern weights together, written as a
+    /// binary weights file; docs/patterns.md).
+    #[arg(long, default_value = "features")]
+    pub eval: EvalKind,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -84,7 +89,7 @@ fn beside(out: &Path, ext: &str) -> PathBuf {
 }
 
 /// Loads, tunes and writes for one game.
-fn run<G: Features>(args: &TuneArgs) -> Result<()> {
+fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
     if !(0.0..1.0).contains(&args.validation) {
         anyhow::bail!(
             "--validation {}: expected a fraction in [0, 1)",
@@ -92,13 +97,11 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         );
     }
     let freeze = frozen::<G>(&args.freeze)?;
-    let init = match &args.init {
-        Some(p) => Weights::load(G::KIND, p)?,
-        None => Weights::default_for(G::KIND),
-    };
+    let patterns = args.eval == EvalKind::Patterns;
+    let init = initial::<G>(args.init.as_deref())?;
     let clock = std::time::Instant::now();
-    let resolver = (args.captures == Captures::Resolve).then(|| G::compile(&init));
-    let mut loaded = tuner::load_files::<G>(&args.data, args.validation, resolver)?;
+    let resolver = (args.captures == Captures::Resolve).then(|| G::compile(init.features()));
+    let mut loaded = tuner::load_files_with::<G>(&args.data, args.validation, resolver, patterns)?;
     let r = &loaded.report;
     for b in &r.bad_examples {
         eprintln!("warning: skipped {b}");
@@ -137,6 +140,13 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         },
         clock.elapsed().as_secs_f64()
     );
+    outln!(
+        "stored: {:.1} MiB for {} positions ({} pattern indices each)",
+        (loaded.train.memory_bytes() + loaded.validation.memory_bytes()) as f64
+            / (1u64 << 20) as f64,
+        loaded.train.len() + loaded.validation.len(),
+        loaded.train.stride()
+    );
     warn_if_few(&loaded, &freeze);
     let cfg = TuneConfig {
         epochs: args.epochs as usize,
@@ -148,10 +158,30 @@ fn run<G: Features>(args: &TuneArgs) -> Result<()> {
         regularize: args.regularize,
         progress: !args.quiet,
     };
-    let outcome = tuner::tune(&mut loaded, &init, &cfg)?;
+    let outcome = if patterns {
+        tuner::tune_patterns(&mut loaded, &init, &cfg)?
+    } else {
+        tuner::tune(&mut loaded, init.features(), &cfg)?
+    };
     // The files first: a reader that closed the pipe must not cost the result.
     write_outputs(args, &outcome)?;
     report(&outcome, &loaded)
+}
+
+/// The initial weights of `--init`: a binary weights file, or JSON feature
+/// weights with zero pattern weights; the built-in weights when absent.
+fn initial<G: Patterns>(path: Option<&Path>) -> Result<PatternWeights> {
+    let Some(path) = path else {
+        return Ok(PatternWeights::default_for(G::KIND));
+    };
+    let bytes = std::fs::read(path).with_context(|| format!("--init {}", path.display()))?;
+    if engine::eval::patterns::file::is_binary(&bytes) {
+        PatternWeights::from_bytes(G::KIND, &bytes)
+            .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))
+    } else {
+        let w = Weights::load(G::KIND, path)?;
+        Ok(PatternWeights::zero_patterns(w))
+    }
 }
 
 /// Games a free weight needs for its fit to be trusted: fewer, and the
@@ -166,7 +196,7 @@ fn warn_if_few(loaded: &tuner::Loaded, freeze: &[usize]) {
         .exercised()
         .iter()
         .enumerate()
-        .filter(|&(j, &used)| used && !freeze.contains(&(j % n)))
+        .filter(|&(j, &used)| used && !(j < 2 * n && freeze.contains(&(j % n))))
         .count();
     let games = loaded.report.train_games;
     if games < GAMES_PER_WEIGHT * free {
@@ -222,14 +252,17 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded) -> Result<()> {
         loaded.train.len(),
         o.best_epoch,
         o.exercised,
-        2 * loaded.train.feature_count()
+        loaded.train.param_count()
     );
     Ok(())
 }
 
 /// Writes the weights file, the loss CSV and the plot.
 fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
-    o.weights.save(&args.out)?;
+    match &o.patterns {
+        Some(p) => p.save(&args.out)?,
+        None => o.weights.save(&args.out)?,
+    }
     let csv = beside(&args.out, "loss.csv");
     tuner::plot::write_atomic(&csv, &tuner::plot::curve_csv(&o.curve))?;
     let png = args

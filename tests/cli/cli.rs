@@ -331,3 +331,38 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     assert!(kept[1] >= kept[0], "{kept:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_eval_option_chooses_the_evaluation_and_bad_weights_files_are_named() {
+    // The embedded pattern weights are zero: the same search, the same score.
+    let a = bushka(&["analyze", "--depth", "3"]);
+    let b = bushka(&["analyze", "--depth", "3", "--eval", "patterns"]);
+    assert!(a.status.success() && b.status.success());
+    // Scores, node counts and lines agree; the times may not.
+    let shape = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .map(|l| {
+                let words: Vec<&str> = l.split(' ').collect();
+                words
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| {
+                        !matches!(words.get(i.wrapping_sub(1)), Some(&"time" | &"nps"))
+                    })
+                    .map(|(_, w)| *w)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(shape(&a), shape(&b));
+    refused(&["analyze", "--eval", "neural"], "neural");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.patterns");
+    let mut bytes = b"BSKPATW\0".to_vec();
+    bytes.extend_from_slice(&[1, 0, 0, 0, 0, 0, 0, 0]);
+    std::fs::write(&path, &bytes).unwrap();
+    let p = path.to_str().unwrap();
+    refused(&["analyze", "--depth", "1", "--weights", p], "truncated");
+}

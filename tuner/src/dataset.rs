@@ -12,6 +12,9 @@ pub struct Sample {
     pub result: f32,
     /// The search score from White's view in centi-men, `None` when unknown.
     pub score: Option<f32>,
+    /// Pattern parameter indices of White's view, one a region (empty when
+    /// the set has no patterns; see [`Dataset::with_patterns`]).
+    pub patterns: Vec<u32>,
 }
 
 /// Positions in flat arrays: position `i` owns entries `offsets[i]..offsets[i + 1]`.
@@ -25,6 +28,13 @@ pub struct Dataset {
     result: Vec<f32>,
     score: Vec<f32>,
     target: Vec<f32>,
+    /// Regions a position (0: no patterns).
+    stride: usize,
+    /// `stride` pattern indices a position, White's view.
+    patterns: Vec<u32>,
+    /// The game's mirror table (Black's view of each index); its length is
+    /// the number of pattern parameters of each half.
+    mirror: std::sync::Arc<Vec<u32>>,
 }
 
 impl Dataset {
@@ -35,6 +45,62 @@ impl Dataset {
             offsets: vec![0],
             ..Dataset::default()
         }
+    }
+
+    /// An empty set that also stores `stride` pattern indices a position
+    /// (`mirror` the game's [`engine::eval::patterns::mirror_table`]). The
+    /// parameters are then `[feature mg, feature eg, pattern mg, pattern eg]`.
+    pub fn with_patterns(
+        features: usize,
+        stride: usize,
+        mirror: std::sync::Arc<Vec<u32>>,
+    ) -> Dataset {
+        Dataset {
+            stride,
+            mirror,
+            ..Dataset::new(features)
+        }
+    }
+
+    /// Regions stored a position (0 without patterns).
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// Pattern parameters of each half (0 without patterns).
+    pub fn pattern_count(&self) -> usize {
+        if self.stride == 0 {
+            0
+        } else {
+            self.mirror.len()
+        }
+    }
+
+    /// Length of the parameter vector: `2 * (features + patterns)`.
+    pub fn param_count(&self) -> usize {
+        2 * (self.features + self.pattern_count())
+    }
+
+    /// The mirror table (empty without patterns).
+    #[inline(always)]
+    pub fn mirror(&self) -> &[u32] {
+        &self.mirror
+    }
+
+    /// The pattern indices (White's view) of position `i`.
+    #[inline(always)]
+    pub fn patterns(&self, i: usize) -> &[u32] {
+        &self.patterns[i * self.stride..(i + 1) * self.stride]
+    }
+
+    /// Bytes held by the stored positions (the vectors' lengths, not their
+    /// spare capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.offsets.len() * size_of::<usize>()
+            + self.index.len() * 2
+            + self.value.len() * 2
+            + self.mg_share.len() * 4 * 4
+            + self.patterns.len() * 4
     }
 
     /// Appends a position; entries with an index beyond the feature count are
@@ -58,6 +124,16 @@ impl Dataset {
             }
         }
         self.offsets.push(self.index.len());
+        if self.stride > 0 {
+            // A sample without its regions (not made by the pattern loader)
+            // gets index 0 of each region's block, whose mirror cancels
+            // nothing: callers always give `stride` indices.
+            let p = self.pattern_count() as u32;
+            for k in 0..self.stride {
+                let i = sample.patterns.get(k).copied().unwrap_or(0);
+                self.patterns.push(if i < p { i } else { 0 });
+            }
+        }
         self.mg_share.push(sample.mg_share.clamp(0.0, 1.0));
         self.result.push(sample.result);
         self.score.push(sample.score.unwrap_or(f32::NAN));
@@ -141,7 +217,8 @@ impl Dataset {
     /// position has the feature non-zero with a non-zero share of that half.
     pub fn exercised(&self) -> Vec<bool> {
         let n = self.features;
-        let mut used = vec![false; 2 * n];
+        let np = self.pattern_count();
+        let mut used = vec![false; self.param_count()];
         for i in 0..self.len() {
             let p = self.mg_share[i];
             let (idx, _) = self.entries(i);
@@ -151,6 +228,14 @@ impl Dataset {
                 }
                 if p < 1.0 {
                     used[n + f as usize] = true;
+                }
+            }
+            if np > 0 {
+                for &j in self.patterns(i) {
+                    for j in [j as usize, self.mirror[j as usize] as usize] {
+                        used[2 * n + j] |= p > 0.0;
+                        used[2 * n + np + j] |= p < 1.0;
+                    }
                 }
             }
         }

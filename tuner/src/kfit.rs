@@ -69,7 +69,7 @@ pub fn minimise_k(f: impl Fn(f64) -> f64) -> f64 {
 
 /// The `k` that best fits the results of `data` under parameters `w`.
 pub fn fit_k(data: &Dataset, w: &[f64]) -> f64 {
-    if data.is_empty() || w.len() < 2 * data.feature_count() {
+    if data.is_empty() || w.len() < data.param_count() {
         return 1.0;
     }
     let evals: Vec<f64> = (0..data.len())

@@ -20,5 +20,5 @@ pub mod train;
 pub use dataset::{Dataset, Sample};
 pub use error::TuneError;
 pub use kfit::fit_k;
-pub use load::{load_files, BadLine, LoadReport, Loaded, Loader};
-pub use train::{tune, EpochLoss, Trainer, TuneConfig, TuneOutcome};
+pub use load::{load_files, load_files_with, BadLine, LoadReport, Loaded, Loader};
+pub use train::{tune, tune_patterns, EpochLoss, Trainer, TuneConfig, TuneOutcome};

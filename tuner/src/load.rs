@@ -30,7 +30,7 @@
 
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
-use engine::eval::{Evaluator, FeatureVec, Features, PHASE_MAX};
+use engine::eval::{Evaluator, FeatureVec, Patterns, PHASE_MAX};
 use engine::zobrist::splitmix64;
 use engine::Color;
 use rayon::prelude::*;
@@ -122,6 +122,7 @@ enum Parsed {
         game: u64,
         hash: u64,
         features: Box<FeatureVec>,
+        patterns: Vec<u32>,
         phase: i32,
         result: f32,
         score: Option<f32>,
@@ -145,18 +146,22 @@ struct Staged {
 }
 
 /// Streams data files into de-duplicated quiet positions.
-pub struct Loader<G: Features> {
+pub struct Loader<G: Patterns> {
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
     seen: HashMap<u64, usize>,
     /// Every game (hash of its id) with its split keys.
     games: HashMap<u64, Split>,
     staged: Vec<Staged>,
     entries: Vec<(u16, i16)>,
+    /// The mirror table when pattern indices are stored.
+    mirror: Option<std::sync::Arc<Vec<u32>>>,
+    /// `G::SET.regions` pattern indices for each staged position.
+    pattern_idx: Vec<u32>,
     report: LoadReport,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Features> Default for Loader<G> {
+impl<G: Patterns> Default for Loader<G> {
     fn default() -> Self {
         Loader {
             resolver: None,
@@ -164,13 +169,15 @@ impl<G: Features> Default for Loader<G> {
             games: HashMap::new(),
             staged: Vec::new(),
             entries: Vec::new(),
+            mirror: None,
+            pattern_idx: Vec::new(),
             report: LoadReport::default(),
             _game: std::marker::PhantomData,
         }
     }
 }
 
-impl<G: Features> Loader<G> {
+impl<G: Patterns> Loader<G> {
     /// An empty loader that skips capture-pending positions.
     pub fn new() -> Self {
         Self::default()
@@ -183,6 +190,16 @@ impl<G: Features> Loader<G> {
             resolver: Some(eval),
             ..Self::default()
         }
+    }
+
+    /// Stores each position's pattern indices too, for
+    /// [`crate::train::tune_patterns`].
+    #[must_use]
+    pub fn with_patterns(mut self) -> Self {
+        self.mirror = Some(std::sync::Arc::new(
+            engine::eval::patterns::mirror_table::<G>(),
+        ));
+        self
     }
 
     /// Reads one data file.
@@ -221,9 +238,15 @@ impl<G: Features> Loader<G> {
     /// Parses a batch of lines in parallel, then merges them in file order.
     fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
         let resolver = self.resolver.as_deref();
+        let patterns = self.mirror.is_some();
         let parsed: Vec<(Option<Opening>, Parsed)> = chunk
             .par_iter()
-            .map(|(_, bytes)| (opening_of(bytes), parse_position::<G>(bytes, resolver)))
+            .map(|(_, bytes)| {
+                (
+                    opening_of(bytes),
+                    parse_position::<G>(bytes, resolver, patterns),
+                )
+            })
             .collect();
         for ((line, _), (opening, p)) in chunk.iter().zip(parsed) {
             if let Some(o) = opening {
@@ -258,12 +281,19 @@ impl<G: Features> Loader<G> {
                     result,
                     score,
                     resolved,
+                    patterns,
                 } => {
                     self.report.resolved += resolved as u64;
                     let split = *self.games.entry(game).or_insert(Split {
                         by_opening: split_key(game),
                         by_game: split_key(game),
                     });
+                    if self.mirror.is_some() && !self.seen.contains_key(&hash) {
+                        // A new position: its regions, aligned with its staging.
+                        let stride = G::SET.regions;
+                        self.pattern_idx
+                            .extend((0..stride).map(|k| patterns.get(k).copied().unwrap_or(0)));
+                    }
                     self.stage(hash, split, &features, phase, result, score);
                 }
             }
@@ -333,7 +363,14 @@ impl<G: Features> Loader<G> {
         let mut order: Vec<usize> = (0..self.staged.len()).collect();
         order.sort_by_key(|&i| splitmix64(self.staged[i].hash));
         let n = G::NAMES.len();
-        let (mut train, mut valid) = (Dataset::new(n), Dataset::new(n));
+        let stride = G::SET.regions;
+        let (mut train, mut valid) = match &self.mirror {
+            Some(m) => (
+                Dataset::with_patterns(n, stride, m.clone()),
+                Dataset::with_patterns(n, stride, m.clone()),
+            ),
+            None => (Dataset::new(n), Dataset::new(n)),
+        };
         let cut = (validation * 2f64.powi(64)) as u64;
         let openings: std::collections::HashSet<u64> =
             self.games.values().map(|s| s.by_opening).collect();
@@ -346,6 +383,11 @@ impl<G: Features> Loader<G> {
                 mg_share: s.mg_share,
                 result: (s.result_sum / s.count as f64) as f32,
                 score: (s.score_count > 0).then(|| (s.score_sum / s.score_count as f64) as f32),
+                patterns: if self.mirror.is_some() {
+                    self.pattern_idx[i * stride..(i + 1) * stride].to_vec()
+                } else {
+                    Vec::new()
+                },
             };
             if key(&s.split) < cut {
                 valid.push(&sample);
@@ -374,15 +416,28 @@ impl<G: Features> Loader<G> {
 
 /// Reads every file into training and validation sets; capture-pending
 /// positions are resolved by `resolver` when given, else skipped.
-pub fn load_files<G: Features>(
+pub fn load_files<G: Patterns>(
     paths: &[std::path::PathBuf],
     validation: f64,
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
+) -> Result<Loaded, TuneError> {
+    load_files_with(paths, validation, resolver, false)
+}
+
+/// [`load_files`], storing each position's pattern indices too when `patterns`.
+pub fn load_files_with<G: Patterns>(
+    paths: &[std::path::PathBuf],
+    validation: f64,
+    resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
+    patterns: bool,
 ) -> Result<Loaded, TuneError> {
     let mut loader = Loader::<G> {
         resolver,
         ..Loader::default()
     };
+    if patterns {
+        loader = loader.with_patterns();
+    }
     for p in paths {
         loader.add_file(p)?;
     }
@@ -430,7 +485,11 @@ fn opening_of(bytes: &[u8]) -> Option<Opening> {
 }
 
 /// One line to a position with its features, or the reason it is not used.
-fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>) -> Parsed {
+fn parse_position<G: Patterns>(
+    bytes: &[u8],
+    resolver: Option<&dyn Evaluator<G>>,
+    patterns: bool,
+) -> Parsed {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Parsed::Bad("not valid UTF-8".into());
     };
@@ -464,6 +523,13 @@ fn parse_position<G: Features>(bytes: &[u8], resolver: Option<&dyn Evaluator<G>>
         game: hash_text(0, line.game),
         hash: engine::Game::hash(&pos),
         features: Box::new(pos.feature_vec()),
+        patterns: if patterns {
+            let mut v = Vec::with_capacity(G::SET.regions);
+            pos.for_each_pattern(|i| v.push(i as u32));
+            v
+        } else {
+            Vec::new()
+        },
         phase: pos.phase(),
         result: line.result,
         score: line

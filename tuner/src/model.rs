@@ -3,7 +3,10 @@
 //! centi-men from White's view (the search's evaluation, without its integer
 //! rounding); mean squared error against the targets, and its gradient.
 //!
-//! Parameters are one vector `[mg_0 .. mg_n, eg_0 .. eg_n]`.
+//! Parameters are one vector `[mg_0 .. mg_n, eg_0 .. eg_n]`, followed, for a
+//! set with patterns, by the pattern parameters `[pmg_0 .. pmg_P, peg_0 ..
+//! peg_P]`: a region with index `j` (White's view) adds `theta[j] -
+//! theta[mirror(j)]` to each half, as the engine's pattern evaluation does.
 
 use crate::dataset::Dataset;
 use rayon::prelude::*;
@@ -29,6 +32,16 @@ pub fn eval(data: &Dataset, w: &[f64], i: usize) -> f64 {
         mg += w[f] * v as f64;
         eg += w[n + f] * v as f64;
     }
+    let np = data.pattern_count();
+    if np > 0 {
+        let (pm, pe) = w[2 * n..].split_at(np);
+        let mirror = data.mirror();
+        for &j in data.patterns(i) {
+            let (j, m) = (j as usize, mirror[j as usize] as usize);
+            mg += pm[j] - pm[m];
+            eg += pe[j] - pe[m];
+        }
+    }
     let p = data.mg_share(i) as f64;
     mg * p + eg * (1.0 - p)
 }
@@ -36,7 +49,7 @@ pub fn eval(data: &Dataset, w: &[f64], i: usize) -> f64 {
 /// Mean squared error over positions `range` of `data`, in parallel.
 pub fn loss(data: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) -> f64 {
     let count = range.len();
-    if count == 0 || w.len() < 2 * data.feature_count() {
+    if count == 0 || w.len() < data.param_count() {
         return f64::NAN;
     }
     let sum: f64 = range
@@ -66,9 +79,11 @@ pub fn loss_and_gradient(
     grad: &mut [f64],
 ) -> f64 {
     let n = data.feature_count();
+    let len = data.param_count();
+    let np = data.pattern_count();
     grad.iter_mut().for_each(|g| *g = 0.0);
     let count = range.len();
-    if count == 0 || w.len() < 2 * n || grad.len() < 2 * n {
+    if count == 0 || w.len() < len || grad.len() < len {
         return f64::NAN;
     }
     let scale = k / 100.0;
@@ -76,7 +91,7 @@ pub fn loss_and_gradient(
         .into_par_iter()
         .with_min_len(JOB)
         .fold(
-            || (0.0f64, vec![0.0f64; 2 * n]),
+            || (0.0f64, vec![0.0f64; len]),
             |(mut sum, mut buf), i| {
                 let s = sigmoid(scale * eval(data, w, i));
                 let d = s - data.target(i) as f64;
@@ -91,11 +106,21 @@ pub fn loss_and_gradient(
                     buf[f] += gm * v as f64;
                     buf[n + f] += ge * v as f64;
                 }
+                if np > 0 {
+                    let mirror = data.mirror();
+                    for &j in data.patterns(i) {
+                        let (j, m) = (j as usize, mirror[j as usize] as usize);
+                        buf[2 * n + j] += gm;
+                        buf[2 * n + m] -= gm;
+                        buf[2 * n + np + j] += ge;
+                        buf[2 * n + np + m] -= ge;
+                    }
+                }
                 (sum, buf)
             },
         )
         .reduce(
-            || (0.0, vec![0.0; 2 * n]),
+            || (0.0, vec![0.0; len]),
             |(s1, mut b1), (s2, b2)| {
                 b1.iter_mut().zip(&b2).for_each(|(a, b)| *a += b);
                 (s1 + s2, b1)

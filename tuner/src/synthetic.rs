@@ -52,6 +52,7 @@ pub fn synthetic(spec: &SyntheticSpec, truth: &[f64], k: f64) -> Dataset {
             .collect();
         let mg_share = (rng.below(257)) as f32 / 256.0;
         data.push(&Sample {
+            patterns: Vec::new(),
             entries,
             mg_share,
             result: 0.5,

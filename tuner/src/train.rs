@@ -1,13 +1,16 @@
 //! The optimiser: Adam over full or mini batches, float weights during
 //! training, integers when written. Parameters the data never exercises are
-//! never moved.
+//! never moved. Pattern parameters are updated lazily (sparse Adam): a batch
+//! moves, and updates the moments and the pull of, only the pattern
+//! parameters its positions touch.
 
 use crate::dataset::Dataset;
 use crate::error::TuneError;
 use crate::load::Loaded;
 use crate::model::{loss_all, loss_and_gradient};
+use engine::eval::patterns::MAX_PATTERN_WEIGHT;
 use engine::eval::weights::MAX_WEIGHT;
-use engine::eval::Weights;
+use engine::eval::{PatternWeights, Weights};
 
 /// Adam's decay of the mean gradient.
 const BETA1: f64 = 0.9;
@@ -35,6 +38,43 @@ pub fn params_to_weights(kind: engine::GameKind, p: &[f64]) -> Result<Weights, T
     let mg = p[..n].iter().map(round).collect();
     let eg = p[n..2 * n].iter().map(round).collect();
     Ok(Weights::from_vectors(kind, mg, eg)?)
+}
+
+/// Float parameters of pattern weights: the features', then the patterns'
+/// `[mg..., eg...]`.
+pub fn pattern_weights_to_params(w: &PatternWeights) -> Vec<f64> {
+    let mut p = weights_to_params(w.features());
+    p.extend(
+        w.pattern_mg()
+            .iter()
+            .chain(w.pattern_eg())
+            .map(|&v| f64::from(v)),
+    );
+    p
+}
+
+/// Pattern weights from float parameters (see [`pattern_weights_to_params`]):
+/// rounded, features bounded by [`MAX_WEIGHT`], patterns by [`MAX_PATTERN_WEIGHT`].
+pub fn params_to_pattern_weights(
+    kind: engine::GameKind,
+    features: usize,
+    p: &[f64],
+) -> Result<PatternWeights, TuneError> {
+    let weights = params_to_weights(kind, &p[..2 * features])?;
+    let rest = &p[2 * features..];
+    let max = f64::from(MAX_PATTERN_WEIGHT);
+    let round = |v: &f64| {
+        let r = v.round();
+        if r.is_finite() {
+            r.clamp(-max, max) as i16
+        } else {
+            0
+        }
+    };
+    let np = rest.len() / 2;
+    let mg = rest[..np].iter().map(round).collect();
+    let eg = rest[np..].iter().map(round).collect();
+    PatternWeights::from_parts(weights, mg, eg).map_err(|e| TuneError::BadOption(e.to_string()))
 }
 
 /// Adam on a dataset: one call of [`Trainer::epoch`] is one pass over it.
@@ -112,8 +152,10 @@ impl<'a> Trainer<'a> {
         self.steps = self.steps.saturating_add(1);
         let c1 = 1.0 - BETA1.powi(self.steps);
         let c2 = 1.0 - BETA2.powi(self.steps);
+        let sparse_from = 2 * self.data.feature_count();
         for j in 0..self.params.len() {
-            if !self.mask[j] {
+            // Untouched pattern parameters keep their moments (lazy Adam).
+            if !self.mask[j] || (j >= sparse_from && self.grad[j] == 0.0) {
                 continue;
             }
             let g = self.grad[j] + self.pull * (self.params[j] - self.init[j]);
@@ -127,7 +169,7 @@ impl<'a> Trainer<'a> {
     /// Keeps both halves of a feature's weight where they are (an anchor,
     /// such as the man at 100 centi-men).
     pub fn freeze(&mut self, feature: usize) {
-        let n = self.params.len() / 2;
+        let n = self.data.feature_count();
         for j in [feature, n + feature] {
             if let Some(m) = self.mask.get_mut(j) {
                 *m = false;
@@ -203,6 +245,8 @@ pub struct TuneOutcome {
     /// The tuned weights: those of the epoch with the lowest validation loss
     /// (the last epoch when there is no validation set).
     pub weights: Weights,
+    /// The tuned feature and pattern weights ([`tune_patterns`]; `None` from [`tune`]).
+    pub patterns: Option<PatternWeights>,
     /// The epoch those weights come from.
     pub best_epoch: usize,
     /// The sigmoid scale used.
@@ -211,7 +255,7 @@ pub struct TuneOutcome {
     pub k_fitted: bool,
     /// The loss curve, from epoch 0.
     pub curve: Vec<EpochLoss>,
-    /// Parameters the data exercises (of `2 * features`).
+    /// Parameters the data exercises (of `2 * (features + patterns)`).
     pub exercised: usize,
     /// Wall time of the epochs, in seconds.
     pub seconds: f64,
@@ -219,9 +263,71 @@ pub struct TuneOutcome {
 
 /// Fits weights to the loaded data, starting from `init`.
 pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneOutcome, TuneError> {
-    check(cfg)?;
+    if data.train.pattern_count() > 0 {
+        return Err(TuneError::BadOption(
+            "the data hold pattern indices: tune them with tune_patterns".into(),
+        ));
+    }
     let start = weights_to_params(init);
-    if start.len() != 2 * data.train.feature_count() {
+    let fit = fit(data, start, cfg)?;
+    Ok(TuneOutcome {
+        weights: params_to_weights(init.kind(), &fit.best)?,
+        patterns: None,
+        best_epoch: fit.best_epoch,
+        k: fit.k,
+        k_fitted: fit.k_fitted,
+        curve: fit.curve,
+        exercised: fit.exercised,
+        seconds: fit.seconds,
+    })
+}
+
+/// Fits feature and pattern weights together to data loaded with patterns
+/// ([`crate::Loader::with_patterns`]), starting from `init`.
+pub fn tune_patterns(
+    data: &mut Loaded,
+    init: &PatternWeights,
+    cfg: &TuneConfig,
+) -> Result<TuneOutcome, TuneError> {
+    let n = data.train.feature_count();
+    let start = pattern_weights_to_params(init);
+    if data.train.pattern_count() == 0 || start.len() != data.train.param_count() {
+        return Err(TuneError::BadOption(format!(
+            "the data hold {} pattern parameters, the initial weights {}",
+            data.train.pattern_count(),
+            start.len().saturating_sub(2 * n) / 2
+        )));
+    }
+    let fit = fit(data, start, cfg)?;
+    let patterns = params_to_pattern_weights(init.kind(), n, &fit.best)?;
+    Ok(TuneOutcome {
+        weights: patterns.features().clone(),
+        patterns: Some(patterns),
+        best_epoch: fit.best_epoch,
+        k: fit.k,
+        k_fitted: fit.k_fitted,
+        curve: fit.curve,
+        exercised: fit.exercised,
+        seconds: fit.seconds,
+    })
+}
+
+/// What [`fit`] found.
+struct Fit {
+    best: Vec<f64>,
+    best_epoch: usize,
+    k: f64,
+    k_fitted: bool,
+    curve: Vec<EpochLoss>,
+    exercised: usize,
+    seconds: f64,
+}
+
+/// Adam from `start` (a full parameter vector of the data), keeping the
+/// parameters of the epoch with the lowest validation loss.
+fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, TuneError> {
+    check(cfg)?;
+    if start.len() != data.train.param_count() {
         return Err(TuneError::BadOption(format!(
             "the initial weights have {} features, the data's game has {}",
             start.len() / 2,
@@ -264,8 +370,8 @@ pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneO
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(TuneOutcome {
-        weights: params_to_weights(init.kind(), &best.2)?,
+    Ok(Fit {
+        best: best.2,
         best_epoch: best.0,
         k,
         k_fitted,

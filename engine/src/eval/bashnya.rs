@@ -368,6 +368,14 @@ impl Compiled {
     /// White's score: the same value as [`Weights::score_white`].
     #[inline]
     pub fn score_white(&self, pos: &Position) -> i32 {
+        let (mg, eg) = self.sums_white(pos);
+        taper(mg, eg, pos.phase())
+    }
+
+    /// The middle- and end-game sums of White's score: the same as
+    /// [`Weights::sums_white`].
+    #[inline(always)]
+    pub fn sums_white(&self, pos: &Position) -> (i64, i64) {
         let (mut mg, mut eg) = (0i64, 0i64);
         let kings = pos.king_columns();
         let (w, b) = (pos.columns_of(Color::White), pos.columns_of(Color::Black));
@@ -387,7 +395,7 @@ impl Compiled {
         let [white, black] = scalars(pos, false);
         let mut sums = (mg, eg);
         add_weighted_diff(&mut sums, &self.rest, &white, &black);
-        taper(sums.0, sums.1, pos.phase())
+        sums
     }
 }
 

@@ -863,6 +863,13 @@ impl Compiled {
         unpack(sum.packed)
     }
 
+    /// The middle- and end-game sums of White's score: the same as
+    /// [`Weights::sums_white`].
+    #[inline]
+    pub fn sums_white(&self, pos: &Position) -> (i64, i64) {
+        self.sums(pos)
+    }
+
     /// White's score: the same value as [`Weights::score_white`].
     #[inline]
     pub fn score_white(&self, pos: &Position) -> i32 {

@@ -8,9 +8,11 @@
 pub mod bashnya;
 pub mod bushka;
 pub mod features;
+pub mod patterns;
 pub mod weights;
 
 pub use features::{FeatureSink, FeatureVec, Features, FEATURE_CAPACITY, PHASE_MAX};
+pub use patterns::{EvalKind, PatternEval, PatternWeights, Patterns};
 pub use weights::{Weights, WeightsError};
 
 use crate::game::Game;
@@ -21,12 +23,15 @@ use std::sync::Arc;
 pub type SharedEval<G> = Arc<dyn Evaluator<G>>;
 
 /// What the commands load for a game: its evaluation and its endgame tables.
-pub trait EvalSource: Features {
+pub trait EvalSource: Patterns {
     /// The evaluation used when no weights file is set.
     fn default_eval() -> SharedEval<Self>;
     /// The evaluation of a `--weights` value: `material` (the material-only
     /// baseline), `default`, or a weights file.
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String>;
+    /// The evaluation of a `--weights` value (or none) under an `--eval`
+    /// choice (see [`select_eval`]).
+    fn select_eval(weights: Option<&str>, kind: EvalKind) -> Result<SharedEval<Self>, String>;
     /// The endgame tables of a folder (built by `bushka tb build`).
     fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String>;
 }
@@ -34,6 +39,9 @@ pub trait EvalSource: Features {
 impl EvalSource for crate::bushka::Position {
     fn default_eval() -> SharedEval<Self> {
         default_eval::<Self>()
+    }
+    fn select_eval(weights: Option<&str>, kind: EvalKind) -> Result<SharedEval<Self>, String> {
+        select_eval::<Self>(weights, kind)
     }
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         load_eval::<Self>(path)
@@ -46,6 +54,9 @@ impl EvalSource for crate::bushka::Position {
 impl EvalSource for crate::bashnya::Position {
     fn default_eval() -> SharedEval<Self> {
         default_eval::<Self>()
+    }
+    fn select_eval(weights: Option<&str>, kind: EvalKind) -> Result<SharedEval<Self>, String> {
+        select_eval::<Self>(weights, kind)
     }
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         load_eval::<Self>(path)
@@ -109,23 +120,80 @@ impl Evaluator<crate::bashnya::Position> for Material {
 }
 
 /// The evaluation every command uses unless told otherwise: the default weights.
-fn default_eval<G: Features>() -> SharedEval<G>
+fn default_eval<G: Patterns>() -> SharedEval<G>
 where
     Material: Evaluator<G>,
 {
     G::compile(&Weights::default_for(G::KIND))
 }
 
-/// The evaluation named by a `--weights` value: `material`, `default`, or a weights file.
-fn load_eval<G: Features>(path: &str) -> Result<SharedEval<G>, String>
+/// The evaluation named by a `--weights` value: `material`, `default`, or a
+/// weights file (JSON feature weights, or a binary file of feature and
+/// pattern weights, told apart by the binary file's magic).
+fn load_eval<G: Patterns>(path: &str) -> Result<SharedEval<G>, String>
 where
     Material: Evaluator<G>,
 {
-    match path {
-        "material" => Ok(Arc::new(Material::default())),
-        "default" => Ok(default_eval::<G>()),
-        _ => Weights::load(G::KIND, std::path::Path::new(path))
-            .map(|w| G::compile(&w))
-            .map_err(|e| e.to_string()),
+    select_eval::<G>(Some(path), EvalKind::Auto)
+}
+
+/// The pattern evaluator of pattern weights.
+fn pattern_eval<G: Patterns>(w: &PatternWeights) -> Result<SharedEval<G>, String> {
+    PatternEval::<G>::new(w)
+        .map(|e| Arc::new(e) as SharedEval<G>)
+        .ok_or_else(|| format!("pattern weights are not for {}", G::KIND.name()))
+}
+
+/// The evaluation of a `--weights` value (or none) under an `--eval` choice:
+///
+/// | weights            | auto       | features        | patterns |
+/// | ------------------ | ---------- | --------------- | -------- |
+/// | none or `default`  | features   | features        | embedded default patterns |
+/// | `material`         | material   | material        | refused |
+/// | JSON file          | its features | its features  | its features with the embedded patterns |
+/// | binary file        | its features and patterns | its features | its features and patterns |
+pub fn select_eval<G: Patterns>(
+    weights: Option<&str>,
+    kind: EvalKind,
+) -> Result<SharedEval<G>, String>
+where
+    Material: Evaluator<G>,
+{
+    let patterns = kind == EvalKind::Patterns;
+    match weights {
+        None | Some("default") => {
+            if patterns {
+                pattern_eval::<G>(&PatternWeights::default_for(G::KIND))
+            } else {
+                Ok(default_eval::<G>())
+            }
+        }
+        Some("material") if patterns => {
+            Err("weights 'material' have no pattern weights (use --eval features)".into())
+        }
+        Some("material") => Ok(Arc::new(Material::default())),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
+            if patterns::file::is_binary(&bytes) {
+                let w = PatternWeights::from_bytes(G::KIND, &bytes).map_err(|e| e.to_string())?;
+                if kind == EvalKind::Features {
+                    Ok(G::compile(w.features()))
+                } else {
+                    pattern_eval::<G>(&w)
+                }
+            } else {
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    format!("weights file {path} is neither JSON text nor a binary weights file")
+                })?;
+                let w = Weights::from_json(G::KIND, &text).map_err(|e| e.to_string())?;
+                if patterns {
+                    let mut p = PatternWeights::default_for(G::KIND);
+                    p.set_features(w);
+                    pattern_eval::<G>(&p)
+                } else {
+                    Ok(G::compile(&w))
+                }
+            }
+        }
     }
 }

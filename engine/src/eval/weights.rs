@@ -259,6 +259,17 @@ impl Weights {
             // Weights of the other game mean nothing here: judge nothing.
             return 0;
         }
+        let (mg, eg) = self.sums_white(pos);
+        taper(mg, eg, pos.phase())
+    }
+
+    /// The middle- and end-game sums of White's score, before tapering
+    /// (zero for a position of another game).
+    #[inline]
+    pub fn sums_white<G: Features>(&self, pos: &G) -> (i64, i64) {
+        if G::KIND != self.kind {
+            return (0, 0);
+        }
         let mut s = Scorer {
             mg: &self.mg,
             eg: &self.eg,
@@ -266,7 +277,7 @@ impl Weights {
             sum_eg: 0,
         };
         pos.features(&mut s);
-        taper(s.sum_mg, s.sum_eg, pos.phase())
+        (s.sum_mg, s.sum_eg)
     }
 
     /// Reads weights from JSON text, refusing anything but a complete file for `kind`.

@@ -14,6 +14,7 @@ mod bushka_perft;
 mod bushka_rules;
 mod bushka_text;
 mod eval_features;
+mod eval_patterns;
 mod eval_weights;
 mod properties;
 mod regressions;

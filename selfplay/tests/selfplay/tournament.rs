@@ -186,3 +186,17 @@ fn the_sprt_stops_a_match_once_it_decides() {
     assert!(s.games < 400, "stopped early: {} games", s.games);
     assert!(sprt.upper > 0.0 && sprt.lower < 0.0);
 }
+
+#[test]
+fn the_eval_option_is_read_written_and_checked() {
+    use engine::eval::EvalKind;
+    let spec = EngineSpec::parse("name=p,eval=patterns,depth=2").unwrap();
+    assert_eq!(spec.eval, Some(EvalKind::Patterns));
+    let again = EngineSpec::parse(&spec.to_string()).unwrap();
+    assert_eq!(again.eval, Some(EvalKind::Patterns));
+    assert!(EngineSpec::parse("name=p,eval=neural").is_err());
+    // The embedded pattern weights play; material has no patterns.
+    assert!(make_player::<bashnya::Position>(&spec, 1, None).is_ok());
+    let material = EngineSpec::parse("name=m,eval=patterns,weights=material").unwrap();
+    assert!(make_player::<bushka::Position>(&material, 1, None).is_err());
+}

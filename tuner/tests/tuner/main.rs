@@ -1,4 +1,5 @@
 //! The tuner's integration tests, built as one test binary
 //! (`cargo test -p bushka-tuner --test tuner`); new subjects go in new modules.
 
+mod patterns;
 mod tuning;

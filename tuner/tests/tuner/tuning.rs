@@ -82,6 +82,7 @@ fn unexercised_weights_keep_their_values() {
     // Only features 0 and 1 appear, and only in the middle game.
     for i in 0..200 {
         data.push(&Sample {
+            patterns: Vec::new(),
             entries: vec![(0, (i % 5) as i16 - 2), (1, (i % 3) as i16 - 1)],
             mg_share: 1.0,
             result: (i % 2) as f32,
@@ -117,6 +118,7 @@ fn k_fitting_finds_the_minimum() {
     for i in 0..probe.len() {
         let (idx, val) = probe.entries(i);
         data.push(&Sample {
+            patterns: Vec::new(),
             entries: idx.iter().copied().zip(val.iter().copied()).collect(),
             mg_share: probe.mg_share(i),
             result: probe.target(i),

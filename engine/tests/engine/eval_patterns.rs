@@ -1,0 +1,308 @@
+//! Pattern evaluation: the fast region indices equal the square-by-square
+//! ones, the evaluation equals its plain reference and is symmetric under
+//! the colour mirror, zero pattern weights change nothing, and the binary
+//! weights file round-trips and refuses every kind of damage by name.
+
+use engine::eval::patterns::file::{region_set, HEADER_LEN, MAGIC};
+use engine::eval::patterns::{mirror_table, plain_indices, PatternFileError};
+use engine::eval::select_eval;
+use engine::eval::{
+    EvalKind, EvalSource, Evaluator, Material, PatternEval, PatternWeights, Patterns, Weights,
+};
+use engine::{bashnya, bushka, Game, GameKind, MoveList};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Positions of seeded random games from the start, every ply kept.
+fn playouts<G: Game>(games: usize, seed: u64) -> Vec<G> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut list = MoveList::new();
+    for _ in 0..games {
+        let mut p = G::start();
+        for _ in 0..300 {
+            out.push(p);
+            p.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            p = p.play(&list[rng.random_range(0..list.len())]);
+        }
+    }
+    out
+}
+
+/// Random pattern weights (and the default features) of a game.
+fn random_weights(kind: GameKind, seed: u64) -> PatternWeights {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let n = region_set(kind).len();
+    let mut v = || -> Vec<i16> { (0..n).map(|_| rng.random_range(-16_000..=16_000)).collect() };
+    let (mg, eg) = (v(), v());
+    PatternWeights::from_parts(Weights::default_for(kind), mg, eg).unwrap()
+}
+
+fn fast_indices<G: Patterns>(p: &G) -> Vec<usize> {
+    let mut v = Vec::new();
+    p.for_each_pattern(|i| v.push(i));
+    v
+}
+
+/// The checks of one game over its random games.
+fn check_game<G: Patterns + EvalSource>(positions: &[G])
+where
+    Material: Evaluator<G>,
+{
+    let set = G::SET;
+    let mirror = mirror_table::<G>();
+    assert_eq!(mirror.len(), set.len());
+    for (i, &m) in mirror.iter().enumerate() {
+        assert_eq!(mirror[m as usize] as usize, i, "mirror is an involution");
+    }
+    // Every square is in some region.
+    let regions = G::regions();
+    assert_eq!(regions.len(), set.regions);
+    let weights = random_weights(G::KIND, 5);
+    let eval = PatternEval::<G>::new(&weights).unwrap();
+    let zero = PatternEval::<G>::new(&PatternWeights::zero_patterns(Weights::default_for(
+        G::KIND,
+    )))
+    .unwrap();
+    let features = G::default_eval();
+    let mut states = vec![0usize; set.states as usize];
+    for p in positions {
+        let fast = fast_indices(p);
+        assert_eq!(fast, plain_indices(p), "{}", p.to_text());
+        for (r, &i) in fast.iter().enumerate() {
+            assert_eq!(i / set.configs(), r);
+        }
+        // The mirror's indices are the mirrored indices, region by region.
+        let m = p.mirror();
+        let mut mirrored: Vec<usize> = fast.iter().map(|&i| mirror[i] as usize).collect();
+        let mut of_mirror = fast_indices(&m);
+        mirrored.sort_unstable();
+        of_mirror.sort_unstable();
+        assert_eq!(mirrored, of_mirror, "{}", p.to_text());
+        for &sq in regions.iter().flat_map(|r| r.iter()) {
+            states[p.square_state(sq) as usize] += 1;
+        }
+        let e = eval.evaluate(p);
+        assert_eq!(
+            eval.score_white(p),
+            weights.score_white(p, &mirror),
+            "{}",
+            p.to_text()
+        );
+        assert_eq!(eval.evaluate(&m), e, "mirror evaluation of {}", p.to_text());
+        assert_eq!(zero.evaluate(p), features.evaluate(p), "{}", p.to_text());
+    }
+    // The random games reach every square state.
+    assert!(states.iter().all(|&n| n > 0), "{states:?}");
+}
+
+#[test]
+fn bushka_fast_indices_and_evaluation_match_the_plain_ones() {
+    let positions = playouts::<bushka::Position>(100, 1);
+    assert!(positions.len() > 3_000, "{}", positions.len());
+    check_game(&positions);
+}
+
+#[test]
+fn bashnya_fast_indices_and_evaluation_match_the_plain_ones() {
+    let positions = playouts::<bashnya::Position>(100, 2);
+    assert!(positions.len() > 3_000, "{}", positions.len());
+    check_game(&positions);
+}
+
+#[test]
+fn regions_cover_the_board_and_are_closed_under_turning() {
+    fn check<G: Patterns>(board: usize) {
+        let mut covered = std::collections::BTreeSet::new();
+        for r in G::regions() {
+            assert_eq!(r.len(), G::SET.squares);
+            covered.extend(r.iter().copied());
+            let turned: std::collections::BTreeSet<u8> =
+                r.iter().map(|&s| G::turn_square(s)).collect();
+            assert!(G::regions().iter().any(|t| t
+                .iter()
+                .copied()
+                .collect::<std::collections::BTreeSet<u8>>()
+                == turned));
+        }
+        assert_eq!(covered.len(), board);
+    }
+    check::<bushka::Position>(50);
+    check::<bashnya::Position>(32);
+    assert_eq!(region_set(GameKind::Bushka).len(), 16 * 6561);
+    assert_eq!(region_set(GameKind::Bashnya).len(), 21 * 6561);
+}
+
+#[test]
+fn embedded_defaults_are_the_json_features_and_zero_patterns() {
+    for kind in [GameKind::Bushka, GameKind::Bashnya] {
+        let bytes = match kind {
+            GameKind::Bushka => <bushka::Position as Patterns>::DEFAULT_PATTERNS,
+            GameKind::Bashnya => <bashnya::Position as Patterns>::DEFAULT_PATTERNS,
+        };
+        let w = PatternWeights::from_bytes(kind, bytes).unwrap();
+        assert_eq!(w.features(), &Weights::default_for(kind));
+        assert!(w.patterns_are_zero());
+        assert_eq!(w.to_bytes(), bytes);
+    }
+}
+
+/// Writes the embedded default files from the JSON defaults and zero
+/// patterns; run when the region sets or the default features change.
+#[test]
+#[ignore = "run with: cargo test -p bushka-engine --test engine write_default_pattern_files -- --ignored"]
+fn write_default_pattern_files() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/weights");
+    for kind in [GameKind::Bushka, GameKind::Bashnya] {
+        let w = PatternWeights::zero_patterns(Weights::default_for(kind));
+        w.save(&root.join(format!("{}.patterns", kind.name())))
+            .unwrap();
+    }
+}
+
+#[test]
+fn weights_file_round_trips_and_refuses_damage_by_name() {
+    let kind = GameKind::Bashnya;
+    let w = random_weights(kind, 9);
+    let bytes = w.to_bytes();
+    assert_eq!(PatternWeights::from_bytes(kind, &bytes).unwrap(), w);
+    let load = |b: &[u8]| PatternWeights::from_bytes(kind, b).unwrap_err();
+    let resum = |b: &mut Vec<u8>| {
+        // A valid checksum over the edited bytes, so a later check speaks.
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for &x in b[..32].iter().chain(&b[HEADER_LEN..]) {
+            h ^= u64::from(x);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        b[32..40].copy_from_slice(&h.to_le_bytes());
+    };
+    // Truncated header, truncated body, trailing bytes.
+    assert!(matches!(
+        load(&bytes[..20]),
+        PatternFileError::ShortHeader(20)
+    ));
+    assert!(matches!(
+        load(&bytes[..bytes.len() - 1]),
+        PatternFileError::Length {
+            kind: "truncated",
+            ..
+        }
+    ));
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(matches!(
+        load(&long),
+        PatternFileError::Length {
+            kind: "has trailing bytes",
+            ..
+        }
+    ));
+    // Magic, version, game, region set, counts, reserved.
+    let edit = |at: usize, value: u32| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        b
+    };
+    let mut bad_magic = bytes.clone();
+    bad_magic[0] = b'X';
+    assert_eq!(load(&bad_magic), PatternFileError::Magic);
+    assert_eq!(load(b"{\"game\""), PatternFileError::Magic);
+    assert_eq!(load(&edit(8, 2)), PatternFileError::Version { found: 2 });
+    assert!(matches!(
+        load(&edit(12, 0)),
+        PatternFileError::WrongGame { .. }
+    ));
+    assert!(matches!(
+        PatternWeights::from_bytes(GameKind::Bushka, &bytes).unwrap_err(),
+        PatternFileError::WrongGame { .. }
+    ));
+    assert!(matches!(
+        load(&edit(16, 7)),
+        PatternFileError::RegionSet { found: 7, .. }
+    ));
+    assert!(matches!(
+        load(&edit(20, 3)),
+        PatternFileError::Count {
+            what: "feature",
+            ..
+        }
+    ));
+    assert!(matches!(
+        load(&edit(24, 3)),
+        PatternFileError::Count {
+            what: "pattern",
+            ..
+        }
+    ));
+    assert_eq!(load(&edit(28, 1)), PatternFileError::Reserved(1));
+    // One flipped bit of the body.
+    let mut flipped = bytes.clone();
+    flipped[HEADER_LEN + 1000] ^= 4;
+    assert!(matches!(load(&flipped), PatternFileError::Checksum { .. }));
+    // A pattern weight out of range, with a checksum that matches.
+    let mut big = bytes.clone();
+    let at = bytes.len() - 2;
+    big[at..].copy_from_slice(&i16::MAX.to_le_bytes());
+    resum(&mut big);
+    assert!(matches!(load(&big), PatternFileError::OutOfRange(_)));
+    // Every message is one line.
+    for e in [load(&flipped), load(&edit(16, 7)), load(&bytes[..3])] {
+        assert!(!e.to_string().contains('\n'));
+    }
+    assert_eq!(&bytes[..8], &MAGIC);
+}
+
+#[test]
+fn eval_choice_reads_json_and_binary_files() {
+    type P = bushka::Position;
+    let dir = tempfile::tempdir().unwrap();
+    let w = random_weights(GameKind::Bushka, 3);
+    let bin = dir.path().join("w.patterns");
+    w.save(&bin).unwrap();
+    let json = dir.path().join("w.json");
+    Weights::default_for(GameKind::Bushka).save(&json).unwrap();
+    let positions = playouts::<P>(5, 4);
+    let by = |weights: Option<&std::path::Path>, kind| {
+        select_eval::<P>(weights.map(|p| p.to_str().unwrap()), kind).unwrap()
+    };
+    let patterns = PatternEval::<P>::new(&w).unwrap();
+    let features = <P as EvalSource>::default_eval();
+    let pattern_evals = [
+        by(Some(&bin), EvalKind::Auto),
+        by(Some(&bin), EvalKind::Patterns),
+    ];
+    let feature_evals = [
+        by(Some(&bin), EvalKind::Features),
+        by(Some(&json), EvalKind::Auto),
+        by(Some(&json), EvalKind::Patterns),
+        by(None, EvalKind::Patterns),
+    ];
+    for p in &positions {
+        let e = patterns.evaluate(p);
+        for x in &pattern_evals {
+            assert_eq!(x.evaluate(p), e);
+        }
+        let f = features.evaluate(p);
+        for x in &feature_evals {
+            assert_eq!(x.evaluate(p), f);
+        }
+    }
+    // A damaged binary file and a file of the other game are refused.
+    let mut bytes = std::fs::read(&bin).unwrap();
+    bytes.truncate(100);
+    std::fs::write(&bin, &bytes).unwrap();
+    let e = select_eval::<P>(bin.to_str(), EvalKind::Auto)
+        .err()
+        .unwrap();
+    assert!(e.contains("truncated"), "{e}");
+    let other = dir.path().join("other.patterns");
+    random_weights(GameKind::Bashnya, 1).save(&other).unwrap();
+    let e = select_eval::<P>(other.to_str(), EvalKind::Auto)
+        .err()
+        .unwrap();
+    assert!(e.contains("bashnya"), "{e}");
+    assert!(select_eval::<P>(Some("material"), EvalKind::Patterns).is_err());
+}

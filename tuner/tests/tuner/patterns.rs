@@ -1,0 +1,146 @@
+//! Tuning with patterns: the model's evaluation is the engine's pattern
+//! evaluation, the gradient is the model's derivative, and a run lowers the
+//! loss and writes weights the engine reads.
+
+use engine::eval::patterns::mirror_table;
+use engine::eval::{PatternWeights, Patterns, Weights};
+use engine::{bashnya, bushka, Game, GameKind, MoveList};
+use std::io::Cursor;
+use tuner::model::{eval, loss_and_gradient};
+use tuner::train::{params_to_pattern_weights, pattern_weights_to_params};
+use tuner::{Loader, TuneConfig};
+
+/// Data lines of seeded random games: every position, the result of a
+/// "game" made up from a hash so both results occur.
+fn data<G: Game>(games: u64) -> String {
+    let mut out = String::new();
+    let mut list = MoveList::new();
+    for g in 0..games {
+        let mut p = G::start();
+        let result = ["1", "0", "0.5"][(engine::zobrist::splitmix64(g) % 3) as usize];
+        for ply in 0..80u64 {
+            out.push_str(&format!("{g}\t{}\t{ply}\t-\t{result}\n", p.to_text()));
+            p.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let pick = engine::zobrist::splitmix64(g * 1000 + ply) as usize % list.len();
+            p = p.play(&list[pick]);
+        }
+    }
+    out
+}
+
+/// Random small pattern weights of a game.
+fn random(kind: GameKind) -> PatternWeights {
+    let n = engine::eval::patterns::file::region_set(kind).len();
+    let v = |seed: u64| -> Vec<i16> {
+        (0..n)
+            .map(|i| (engine::zobrist::splitmix64(seed ^ i as u64) % 201) as i16 - 100)
+            .collect()
+    };
+    PatternWeights::from_parts(Weights::default_for(kind), v(1), v(2)).unwrap()
+}
+
+fn model_is_the_engine<G: Patterns>() {
+    let text = data::<G>(30);
+    let mut loader = Loader::<G>::new().with_patterns();
+    loader
+        .add_reader("mem", Cursor::new(text.into_bytes()))
+        .unwrap();
+    let loaded = loader.finish(0.0).unwrap();
+    let d = &loaded.train;
+    assert_eq!(d.stride(), G::SET.regions);
+    assert_eq!(d.pattern_count(), G::SET.len());
+    let w = random(G::KIND);
+    let params = pattern_weights_to_params(&w);
+    assert_eq!(params.len(), d.param_count());
+    assert_eq!(
+        params_to_pattern_weights(G::KIND, d.feature_count(), &params).unwrap(),
+        w
+    );
+    let mirror = mirror_table::<G>();
+    // The engine's score of each stored position, found back by its text.
+    let positions: Vec<G> = data::<G>(30)
+        .lines()
+        .filter_map(|l| G::parse_position(l.split('\t').nth(1)?).ok())
+        .collect();
+    let mut scores: Vec<i32> = positions
+        .iter()
+        .map(|p| w.score_white(p, &mirror))
+        .collect();
+    scores.sort_unstable();
+    let mut model: Vec<i32> = (0..d.len())
+        .map(|i| eval(d, &params, i).round() as i32)
+        .collect();
+    model.sort_unstable();
+    // Every model value is an engine value (the engine's taper rounds toward zero).
+    for m in &model {
+        assert!(
+            scores.iter().any(|s| (s - m).abs() <= 1),
+            "model value {m} is no engine score"
+        );
+    }
+    // The gradient matches finite differences on pattern parameters.
+    let mut grad = vec![0.0; params.len()];
+    let k = 1.0;
+    let base = loss_and_gradient(d, &params, k, 0..d.len(), &mut grad);
+    let touched: Vec<usize> = (2 * d.feature_count()..params.len())
+        .filter(|&j| grad[j] != 0.0)
+        .take(5)
+        .collect();
+    assert!(!touched.is_empty());
+    for j in touched {
+        let mut p = params.clone();
+        p[j] += 1e-3;
+        let mut g2 = vec![0.0; params.len()];
+        let up = loss_and_gradient(d, &p, k, 0..d.len(), &mut g2);
+        let numeric = (up - base) / 1e-3;
+        assert!(
+            (numeric - grad[j]).abs() <= 1e-3 * grad[j].abs().max(1e-6),
+            "parameter {j}: {numeric} v {}",
+            grad[j]
+        );
+    }
+}
+
+#[test]
+fn bushka_model_and_gradient_are_the_engine_pattern_evaluation() {
+    model_is_the_engine::<bushka::Position>();
+}
+
+#[test]
+fn bashnya_model_and_gradient_are_the_engine_pattern_evaluation() {
+    model_is_the_engine::<bashnya::Position>();
+}
+
+#[test]
+fn pattern_tuning_lowers_the_loss_and_writes_a_file_the_engine_reads() {
+    type P = bashnya::Position;
+    let text = data::<P>(60);
+    let mut loader = Loader::<P>::new().with_patterns();
+    loader
+        .add_reader("mem", Cursor::new(text.into_bytes()))
+        .unwrap();
+    let mut loaded = loader.finish(0.0).unwrap();
+    let init = PatternWeights::default_for(GameKind::Bashnya);
+    let cfg = TuneConfig {
+        epochs: 5,
+        lr: 5.0,
+        regularize: 0.0,
+        k: Some(1.0),
+        ..TuneConfig::default()
+    };
+    let o = tuner::tune_patterns(&mut loaded, &init, &cfg).unwrap();
+    let first = o.curve.first().unwrap().train;
+    let last = o.curve.last().unwrap().train;
+    assert!(last < first, "{first} -> {last}");
+    let w = o.patterns.unwrap();
+    assert!(!w.patterns_are_zero());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.patterns");
+    w.save(&path).unwrap();
+    assert_eq!(PatternWeights::load(GameKind::Bashnya, &path).unwrap(), w);
+    // Feature-only tuning refuses data with patterns.
+    assert!(tuner::tune(&mut loaded, init.features(), &cfg).is_err());
+}
