@@ -4,100 +4,64 @@
 //! generation) would otherwise die of an illegal instruction somewhere in
 //! the search. This check names what is missing in one line instead.
 
-/// The instruction set extensions this build was compiled to use.
+/// Declares [`enabled`] and [`detected`] from one list of extensions, so
+/// that what the build uses and what is asked of the processor cannot drift.
 #[cfg(target_arch = "x86_64")]
-fn enabled() -> Vec<&'static str> {
-    let mut v = Vec::new();
-    macro_rules! features {
-        ($($f:tt),* $(,)?) => {
+macro_rules! extensions {
+    ($($f:tt),* $(,)?) => {
+        /// The instruction set extensions this build was compiled to use.
+        fn enabled() -> Vec<&'static str> {
+            let mut v = Vec::new();
             $( if cfg!(target_feature = $f) { v.push($f); } )*
-        };
-    }
-    features!(
-        "sse3",
-        "ssse3",
-        "sse4.1",
-        "sse4.2",
-        "popcnt",
-        "cmpxchg16b",
-        "avx",
-        "avx2",
-        "fma",
-        "bmi1",
-        "bmi2",
-        "lzcnt",
-        "movbe",
-        "f16c",
-        "adx",
-        "aes",
-        "pclmulqdq",
-        "sha",
-        "xsave",
-        "rdrand",
-        "rdseed",
-        "avx512f",
-        "avx512cd",
-        "avx512bw",
-        "avx512dq",
-        "avx512vl",
-        "avx512vbmi",
-        "avx512vnni",
-        "avx512bitalg",
-        "avx512vpopcntdq",
-        "gfni",
-        "vaes",
-        "vpclmulqdq",
-    );
-    v
-}
+            v
+        }
 
-/// Whether the running processor has an extension (by its Rust name).
-#[cfg(target_arch = "x86_64")]
-fn detected(f: &str) -> bool {
-    macro_rules! detect {
-        ($($f:tt),* $(,)?) => {
+        /// Whether the running processor has an extension (by its Rust name).
+        fn detected(f: &str) -> bool {
             match f {
                 $( $f => std::arch::is_x86_feature_detected!($f), )*
                 _ => false,
             }
-        };
-    }
-    detect!(
-        "sse3",
-        "ssse3",
-        "sse4.1",
-        "sse4.2",
-        "popcnt",
-        "cmpxchg16b",
-        "avx",
-        "avx2",
-        "fma",
-        "bmi1",
-        "bmi2",
-        "lzcnt",
-        "movbe",
-        "f16c",
-        "adx",
-        "aes",
-        "pclmulqdq",
-        "sha",
-        "xsave",
-        "rdrand",
-        "rdseed",
-        "avx512f",
-        "avx512cd",
-        "avx512bw",
-        "avx512dq",
-        "avx512vl",
-        "avx512vbmi",
-        "avx512vnni",
-        "avx512bitalg",
-        "avx512vpopcntdq",
-        "gfni",
-        "vaes",
-        "vpclmulqdq",
-    )
+        }
+    };
 }
+
+#[cfg(target_arch = "x86_64")]
+extensions!(
+    "sse3",
+    "ssse3",
+    "sse4.1",
+    "sse4.2",
+    "popcnt",
+    "cmpxchg16b",
+    "avx",
+    "avx2",
+    "fma",
+    "bmi1",
+    "bmi2",
+    "lzcnt",
+    "movbe",
+    "f16c",
+    "adx",
+    "aes",
+    "pclmulqdq",
+    "sha",
+    "xsave",
+    "rdrand",
+    "rdseed",
+    "avx512f",
+    "avx512cd",
+    "avx512bw",
+    "avx512dq",
+    "avx512vl",
+    "avx512vbmi",
+    "avx512vnni",
+    "avx512bitalg",
+    "avx512vpopcntdq",
+    "gfni",
+    "vaes",
+    "vpclmulqdq",
+);
 
 #[cfg(not(target_arch = "x86_64"))]
 fn enabled() -> Vec<&'static str> {

@@ -1,5 +1,19 @@
 //! Deterministic random keys for Zobrist hashing, computed at compile time.
 
+/// The FNV-1a offset basis: [`fnv1a`] over no bytes.
+pub const FNV1A_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// 64-bit FNV-1a over `bytes`, continued from the hash `h` ([`FNV1A_START`]
+/// for a fresh hash). The one stable text and file hash of the program:
+/// run ids, job names, weights-file checksums, the tuner's game keys.
+pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// One step of SplitMix64: a well-mixed 64-bit sequence from a counter.
 pub const fn splitmix64(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

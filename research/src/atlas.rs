@@ -18,6 +18,7 @@ use engine::tt::HashSize;
 use engine::{Color, Game, MoveList, Outcome};
 use selfplay::game::{play_game, Adjudication};
 use selfplay::player::make_player;
+use selfplay::shard::Shard;
 use selfplay::spec::EngineSpec;
 use selfplay::stats::{GameResult, Pentanomial};
 use serde::{Deserialize, Serialize};
@@ -45,8 +46,8 @@ pub struct AtlasConfig {
     pub hash: HashSize,
     /// Adjudication of the games.
     pub adjudication: Adjudication,
-    /// `(k, n)`: measure only the lines whose index is `k - 1` modulo `n`.
-    pub shard: Option<(usize, usize)>,
+    /// Measure only the lines whose index is `index - 1` modulo `count`.
+    pub shard: Option<Shard>,
 }
 
 impl Default for AtlasConfig {
@@ -89,11 +90,6 @@ impl AtlasConfig {
         if self.movetime == Some(0) || self.game_depth == Some(0) {
             return Err("the games' move time or depth must be above 0".into());
         }
-        if let Some((k, n)) = self.shard {
-            if n == 0 || k == 0 || k > n {
-                return Err(format!("--shard {k}/{n}: expected K/N with 1 <= K <= N"));
-            }
-        }
         Ok(())
     }
 
@@ -111,7 +107,7 @@ impl AtlasConfig {
     /// The name of this shard's results file.
     pub fn results_file(&self, dir: &Path) -> PathBuf {
         match self.shard {
-            Some((k, n)) => dir.join(format!("lines-{k}-of-{n}.jsonl")),
+            Some(s) => dir.join(format!("lines-{}-of-{}.jsonl", s.index, s.count)),
             None => dir.join("lines.jsonl"),
         }
     }
@@ -475,7 +471,7 @@ pub fn todo<G: Game>(
     lines::<G>(cfg.plies)
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| cfg.shard.is_none_or(|(k, n)| i % n == k - 1))
+        .filter(|(i, _)| cfg.shard.is_none_or(|s| i % s.count == s.index - 1))
         .filter(|(_, l)| !seen.contains(l.key().as_str()))
         .collect()
 }

@@ -1,10 +1,9 @@
 //! The atlas chart: first moves ranked by White's Elo, each with its 95%
-//! interval, as a PNG (pure Rust: the bitmap backend, text drawn with an
-//! embedded DejaVu font).
+//! interval, as a PNG (drawn with plotters, encoded by
+//! [`tuner::plot::render_png`]).
 
 use crate::report::FirstMove;
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 
 /// Height of the chart in pixels; the width grows with the moves.
 const HEIGHT: u32 = 560;
@@ -14,8 +13,6 @@ pub fn first_moves_png(game: &str, moves: &[FirstMove]) -> Result<Vec<u8>, Strin
     if moves.is_empty() {
         return Err("no first move measured: nothing to draw".into());
     }
-    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-        .map_err(|_| "the embedded font could not be read".to_string())?;
     let width = (160 + 40 * moves.len() as u32).max(800);
     // Open interval ends are drawn to the edge: the range comes from the
     // finite values.
@@ -27,15 +24,9 @@ pub fn first_moves_png(game: &str, moves: &[FirstMove]) -> Result<Vec<u8>, Strin
         .collect();
     let lo = finite.iter().copied().fold(0.0f64, f64::min) - 20.0;
     let hi = finite.iter().copied().fold(0.0f64, f64::max) + 20.0;
-    let mut pixels = vec![0u8; width as usize * HEIGHT as usize * 3];
-    draw_into(game, moves, &mut pixels, (width, HEIGHT), lo..hi)?;
-    let image = image::RgbImage::from_raw(width, HEIGHT, pixels)
-        .ok_or("the chart's pixel buffer has the wrong size")?;
-    let mut png = std::io::Cursor::new(Vec::new());
-    image
-        .write_to(&mut png, image::ImageOutputFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(png.into_inner())
+    tuner::plot::render_png((width, HEIGHT), |pixels| {
+        draw_into(game, moves, pixels, (width, HEIGHT), lo..hi)
+    })
 }
 
 /// Draws the points and intervals into an RGB buffer.

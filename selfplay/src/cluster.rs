@@ -105,9 +105,7 @@ fn quote(word: &str) -> String {
 
 /// 64-bit FNV-1a of a text (for the folder's part of the job name).
 fn short_hash(text: &str) -> String {
-    let h = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let h = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, text.as_bytes());
     format!("{:06x}", h & 0xff_ffff)
 }
 

@@ -12,6 +12,7 @@ use crate::game::Adjudication;
 use crate::spec::EngineSpec;
 use crate::stats::Sprt;
 use crate::tournament::Config;
+use engine::zobrist::{fnv1a, FNV1A_START};
 use engine::GameKind;
 use std::fmt;
 use std::ops::Range;
@@ -205,15 +206,8 @@ impl RunOptions {
     /// JSON (stable across machines and builds).
     pub fn id(&self) -> String {
         let text = serde_json::to_string(self).unwrap_or_default();
-        format!("{:016x}", fnv1a(text.as_bytes()))
+        format!("{:016x}", fnv1a(FNV1A_START, text.as_bytes()))
     }
-}
-
-/// 64-bit FNV-1a.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The run a summary belongs to, written in every `--json` summary.
@@ -292,8 +286,8 @@ mod tests {
 
     #[test]
     fn fnv1a_matches_the_published_test_vectors() {
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(fnv1a(FNV1A_START, b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(FNV1A_START, b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(FNV1A_START, b"foobar"), 0x8594_4171_f739_67e8);
     }
 }

@@ -6,6 +6,7 @@ use engine::eval::{EvalSource, Evaluator, Material};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
 use research::atlas::{self, AtlasConfig};
+use selfplay::shard::Shard;
 use std::path::{Path, PathBuf};
 use web::view::Drawable;
 
@@ -38,8 +39,8 @@ pub struct AtlasArgs {
     #[arg(long, default_value_t = HashSize::fixed(16))]
     pub hash: HashSize,
     /// Measure only the lines of shard K of N (`K/N`); shards share the folder.
-    #[arg(long, value_parser = parse_shard)]
-    pub shard: Option<(usize, usize)>,
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// The folder of results and report (created; a run over a folder that
     /// holds results goes on from them).
     #[arg(long, default_value = "atlas")]
@@ -50,25 +51,6 @@ pub struct AtlasArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// `K/N` with `1 <= K <= N`.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let (k, n) = text
-        .split_once('/')
-        .ok_or_else(|| format!("'{text}': expected K/N, such as 1/4"))?;
-    let k: usize = k
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}': K is not a number"))?;
-    let n: usize = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}': N is not a number"))?;
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("'{text}': expected 1 <= K <= N"));
-    }
-    Ok((k, n))
 }
 
 /// Main alleys drawn as diagrams in the report.

@@ -2,7 +2,6 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
 use selfplay::clock::TimeProfile;
 use selfplay::pdn::PdnReader;
 use std::path::{Path, PathBuf};
@@ -45,8 +44,6 @@ const SIZE: (u32, u32) = (900, 560);
 
 /// Mean and longest time per move number (milliseconds), as PNG bytes.
 fn draw(p: &TimeProfile) -> Result<Vec<u8>, String> {
-    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-        .map_err(|_| "the embedded font could not be read".to_string())?;
     let rows: Vec<(f64, f64, f64)> = p
         .per_move
         .iter()
@@ -58,10 +55,9 @@ fn draw(p: &TimeProfile) -> Result<Vec<u8>, String> {
         .collect();
     let top = rows.iter().map(|r| r.2).fold(1.0f64, f64::max) * 1.05;
     let last = rows.last().map_or(1.0, |r| r.0);
-    let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
-    {
+    tuner::plot::render_png(SIZE, |pixels| {
         let e = |x: DrawingAreaErrorKind<_>| x.to_string();
-        let root = BitMapBackend::with_buffer(&mut pixels, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(pixels, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(e)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(
@@ -93,28 +89,7 @@ fn draw(p: &TimeProfile) -> Result<Vec<u8>, String> {
             ),
             ("longest", RED, rows.iter().map(|r| (r.0, r.2)).collect()),
         ];
-        for (name, colour, points) in series {
-            chart
-                .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-                .map_err(e)?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
-        root.present().map_err(e)?;
-    }
-    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels)
-        .ok_or("the chart's pixel buffer has the wrong size")?;
-    let mut png = std::io::Cursor::new(Vec::new());
-    image
-        .write_to(&mut png, image::ImageOutputFormat::Png)
-        .map_err(|e| e.to_string())?;
-    Ok(png.into_inner())
+        tuner::plot::draw_lines(&mut chart, series.into())?;
+        root.present().map_err(e)
+    })
 }

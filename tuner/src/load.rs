@@ -31,7 +31,7 @@
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
 use engine::eval::{Evaluator, FeatureVec, Patterns, PHASE_MAX};
-use engine::zobrist::splitmix64;
+use engine::zobrist::{fnv1a, splitmix64, FNV1A_START};
 use engine::Color;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -444,13 +444,9 @@ pub fn load_files_with<G: Patterns>(
     loader.finish(validation)
 }
 
-/// A 64-bit hash of `text`, chained from `seed` (FNV-1a, then mixed).
-fn hash_text(seed: u64, text: &str) -> u64 {
-    let mut h = seed ^ 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    splitmix64(h)
+/// A well-mixed 64-bit hash of `text`.
+fn hash_text(text: &str) -> u64 {
+    splitmix64(fnv1a(FNV1A_START, text.as_bytes()))
 }
 
 /// Where a game falls in the split: below the cut it is a validation game.
@@ -479,8 +475,8 @@ fn opening_of(bytes: &[u8]) -> Option<Opening> {
     let text = std::str::from_utf8(bytes).ok()?;
     let line = DataLine::parse(text).ok()?;
     (line.ply == 0).then(|| Opening {
-        game: hash_text(0, line.game),
-        position: hash_text(0, line.position.trim()),
+        game: hash_text(line.game),
+        position: hash_text(line.position.trim()),
     })
 }
 
@@ -520,7 +516,7 @@ fn parse_position<G: Patterns>(
         return Parsed::Terminal;
     }
     Parsed::Position {
-        game: hash_text(0, line.game),
+        game: hash_text(line.game),
         hash: engine::Game::hash(&pos),
         features: Box::new(pos.feature_vec()),
         patterns: if patterns {

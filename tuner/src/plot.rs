@@ -3,6 +3,7 @@
 
 use crate::error::TuneError;
 use crate::train::EpochLoss;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 use std::path::Path;
@@ -47,8 +48,6 @@ const SIZE: (u32, u32) = (900, 560);
 
 /// The drawing itself, as PNG bytes; every failure becomes a message.
 fn draw(curve: &[EpochLoss]) -> Result<Vec<u8>, String> {
-    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
-        .map_err(|_| "the embedded font could not be read".to_string())?;
     let finite = |x: f64| x.is_finite().then_some(x);
     let values: Vec<f64> = curve
         .iter()
@@ -62,15 +61,66 @@ fn draw(curve: &[EpochLoss]) -> Result<Vec<u8>, String> {
     let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
     let last = curve.last().map_or(1, |e| e.epoch.max(1));
-    let mut pixels = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
-    draw_into(curve, &mut pixels, (lo - pad)..(hi + pad), last)?;
-    let image = image::RgbImage::from_raw(SIZE.0, SIZE.1, pixels)
-        .ok_or("the plot's pixel buffer has the wrong size")?;
+    render_png(SIZE, |pixels| {
+        draw_into(curve, pixels, (lo - pad)..(hi + pad), last)
+    })
+}
+
+/// The one way this program turns a drawing into PNG bytes (the tuner's
+/// loss plot, the atlas chart, the clock chart): the embedded font is
+/// registered for plotters' `sans-serif`, `draw` fills an RGB buffer of
+/// `size` pixels (through `BitMapBackend::with_buffer`), and the buffer is
+/// encoded in memory, so the caller can write the file atomically.
+pub fn render_png(
+    size: (u32, u32),
+    draw: impl FnOnce(&mut [u8]) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
+        .map_err(|_| "the embedded font could not be read".to_string())?;
+    let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    draw(&mut pixels)?;
+    let image = image::RgbImage::from_raw(size.0, size.1, pixels)
+        .ok_or("the chart's pixel buffer has the wrong size")?;
     let mut png = std::io::Cursor::new(Vec::new());
     image
         .write_to(&mut png, image::ImageOutputFormat::Png)
         .map_err(|e| e.to_string())?;
     Ok(png.into_inner())
+}
+
+/// A chart with two `f64` axes drawn into a bitmap.
+pub type LineChart<'a, 'b> =
+    ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A named line of a chart: its legend name, colour and points.
+pub type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
+
+/// Draws named lines (points with non-finite values left out) and their
+/// legend box on `chart`.
+pub fn draw_lines<'a, 'b: 'a>(
+    chart: &mut LineChart<'a, 'b>,
+    series: Vec<Line>,
+) -> Result<(), String> {
+    let e = |x: DrawingAreaErrorKind<_>| x.to_string();
+    for (name, colour, points) in series {
+        let points: Vec<(f64, f64)> = points.into_iter().filter(|p| p.1.is_finite()).collect();
+        if points.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+            .map_err(e)?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)
 }
 
 /// Draws the curves into an RGB buffer of [`SIZE`].
@@ -116,25 +166,7 @@ fn draw_into(
                 .collect(),
         ),
     ];
-    for (name, colour, points) in series {
-        let points: Vec<(f64, f64)> = points.into_iter().filter(|p| p.1.is_finite()).collect();
-        if points.is_empty() {
-            continue;
-        }
-        chart
-            .draw_series(LineSeries::new(points, colour.stroke_width(2)))
-            .map_err(e)?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
+    draw_lines(&mut chart, series.into())?;
     root.present().map_err(e)?;
     Ok(())
 }

@@ -172,11 +172,10 @@ fn weights_file_round_trips_and_refuses_damage_by_name() {
     let load = |b: &[u8]| PatternWeights::from_bytes(kind, b).unwrap_err();
     let resum = |b: &mut Vec<u8>| {
         // A valid checksum over the edited bytes, so a later check speaks.
-        let mut h = 0xcbf2_9ce4_8422_2325u64;
-        for &x in b[..32].iter().chain(&b[HEADER_LEN..]) {
-            h ^= u64::from(x);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        let h = engine::zobrist::fnv1a(
+            engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &b[..32]),
+            &b[HEADER_LEN..],
+        );
         b[32..40].copy_from_slice(&h.to_le_bytes());
     };
     // Truncated header, truncated body, trailing bytes.

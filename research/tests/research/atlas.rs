@@ -3,6 +3,7 @@
 
 use engine::{bashnya, bushka, Game, MoveList};
 use research::atlas::{self, AtlasConfig, LineResult};
+use selfplay::shard::Shard;
 use std::collections::BTreeSet;
 
 /// A quick configuration: one ply, two games a line at depth 1.
@@ -159,7 +160,7 @@ fn a_run_resumes_where_it_stopped_and_shards_split_the_lines() {
     let mut seen = BTreeSet::new();
     for k in 1..=3 {
         let shard = AtlasConfig {
-            shard: Some((k, 3)),
+            shard: Some(Shard::new(k, 3).unwrap()),
             ..quick(2)
         };
         for (_, l) in atlas::todo::<bashnya::Position>(&shard, &Default::default()) {
@@ -195,6 +196,9 @@ fn damaged_or_doubled_results_are_refused_by_name() {
 
 #[test]
 fn bad_settings_are_refused() {
+    // A shard outside its count cannot be made (the one K/N of the program).
+    let err = "3/2".parse::<Shard>().unwrap_err();
+    assert!(err.contains("3/2") && err.contains("K/N"), "{err}");
     for (cfg, word) in [
         (
             AtlasConfig {
@@ -216,13 +220,6 @@ fn bad_settings_are_refused() {
                 ..quick(1)
             },
             "--search-depth",
-        ),
-        (
-            AtlasConfig {
-                shard: Some((3, 2)),
-                ..quick(1)
-            },
-            "--shard",
         ),
         (
             AtlasConfig {

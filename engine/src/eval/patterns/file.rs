@@ -25,6 +25,7 @@ use crate::eval::weights::MAX_WEIGHT;
 use crate::eval::Weights;
 use crate::game::GameKind;
 use crate::with_game;
+use crate::zobrist::{fnv1a, FNV1A_START};
 use std::path::Path;
 use thiserror::Error;
 
@@ -120,21 +121,9 @@ pub enum PatternFileError {
     OutOfRange(String),
 }
 
-/// FNV-1a, 64 bits, continued from `h` over `bytes`.
-fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// The FNV-1a offset basis.
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
-
 /// The checksum of a file: its header without the checksum, then the body.
 fn checksum(bytes: &[u8]) -> u64 {
-    fnv1a(fnv1a(FNV_START, &bytes[..32]), &bytes[HEADER_LEN..])
+    fnv1a(fnv1a(FNV1A_START, &bytes[..32]), &bytes[HEADER_LEN..])
 }
 
 /// A game's code in the file.
