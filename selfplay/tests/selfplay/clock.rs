@@ -86,6 +86,20 @@ fn annotated_records_on_a_clock_replay_and_read_back() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The time engine `a` used in these games, by their `...TimeUsed` tags.
+fn time_used_by_a(games: &[GameRecord]) -> f64 {
+    games
+        .iter()
+        .map(|g| {
+            let side = if g.white == "a" { "White" } else { "Black" };
+            g.tag(&format!("{side}TimeUsed"))
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum()
+}
+
 #[test]
 fn a_game_clock_survives_resume() {
     let dir = temp_dir("resume");
@@ -103,32 +117,14 @@ fn a_game_clock_survives_resume() {
     std::fs::write(&pdn, &text[..third]).unwrap();
     let kept = read_games(&pdn);
     assert_eq!(kept.len(), 2);
-    let used_before: f64 = kept
-        .iter()
-        .map(|g| {
-            let side = if g.white == "a" { "White" } else { "Black" };
-            g.tag(&format!("{side}TimeUsed"))
-                .unwrap()
-                .parse::<f64>()
-                .unwrap()
-        })
-        .sum();
+    let used_before = time_used_by_a(&kept);
     cfg.resume = true;
     let s = run::<bushka::Position>(&cfg).unwrap();
     assert_eq!((s.games, s.resumed), (4, 2));
     // The clock use of the two games read back is counted with the two played.
     let a = s.engines[0].clock.unwrap();
     assert_eq!(a.games, 4);
-    let recorded: f64 = read_games(&pdn)
-        .iter()
-        .map(|g| {
-            let side = if g.white == "a" { "White" } else { "Black" };
-            g.tag(&format!("{side}TimeUsed"))
-                .unwrap()
-                .parse::<f64>()
-                .unwrap()
-        })
-        .sum();
+    let recorded = time_used_by_a(&read_games(&pdn));
     assert!((a.used - recorded).abs() < 0.01, "{} vs {recorded}", a.used);
     assert!(a.used > used_before);
     let mut other = config(
