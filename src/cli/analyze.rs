@@ -29,9 +29,10 @@ pub struct SearchArgs {
     /// Evaluation weights file (`material` for material only; default: the built-in weights).
     #[arg(long)]
     pub weights: Option<String>,
-    /// Evaluation: `features` (the named features) or `patterns` (features
-    /// and pattern weights, docs/patterns.md). Default: patterns for a
-    /// binary weights file, else features.
+    /// Evaluation: `auto`, `features` (the named features) or `patterns`
+    /// (features and pattern weights, docs/patterns.md). Default (`auto`):
+    /// what a weights file holds; without one, the game's default (Bushka
+    /// patterns, Bashnya features).
     #[arg(long)]
     pub eval: Option<EvalKind>,
     /// Folder of Bushka endgame tables (`bushka tb build`), probed at every node they cover.

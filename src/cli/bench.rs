@@ -28,7 +28,7 @@ pub struct BenchArgs {
     /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
     #[arg(long)]
     weights: Option<String>,
-    /// Evaluation: `features` or `patterns` (see `bushka analyze --help`).
+    /// Evaluation: `auto`, `features` or `patterns` (see `bushka analyze --help`).
     #[arg(long)]
     eval: Option<EvalKind>,
     /// Measure the time-to-depth speed-up of `--threads` threads over one:

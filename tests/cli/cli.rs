@@ -111,8 +111,12 @@ fn bench_prints_its_signature_line() {
 /// searched updates them here (and quotes the full bench's count).
 #[test]
 fn shallow_bench_signatures_are_pinned() {
-    for (game, nodes) in [("bushka", "132861"), ("bashnya", "43609")] {
-        let o = bushka(&["bench", "--game", game, "--depth", "6"]);
+    for (game, eval, nodes) in [
+        ("bushka", "auto", "169062"),
+        ("bushka", "features", "132861"),
+        ("bashnya", "auto", "43021"),
+    ] {
+        let o = bushka(&["bench", "--game", game, "--depth", "6", "--eval", eval]);
         let text = stdout(&o);
         let last = text.lines().last().unwrap();
         assert_eq!(last.split(' ').nth(1), Some(nodes), "{game}: {last}");

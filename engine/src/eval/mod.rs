@@ -119,8 +119,23 @@ impl Evaluator<crate::bashnya::Position> for Material {
     }
 }
 
-/// The evaluation every command uses unless told otherwise: the default weights.
+/// The evaluation every command uses unless told otherwise: the embedded
+/// pattern weights where the game has adopted them, else the default
+/// feature weights.
 fn default_eval<G: Patterns>() -> SharedEval<G>
+where
+    Material: Evaluator<G>,
+{
+    if G::PATTERNS_BY_DEFAULT {
+        if let Ok(e) = pattern_eval::<G>(&PatternWeights::default_for(G::KIND)) {
+            return e;
+        }
+    }
+    default_features::<G>()
+}
+
+/// The default feature weights alone (`data/weights/<game>.json`).
+fn default_features<G: Patterns>() -> SharedEval<G>
 where
     Material: Evaluator<G>,
 {
@@ -148,7 +163,7 @@ fn pattern_eval<G: Patterns>(w: &PatternWeights) -> Result<SharedEval<G>, String
 ///
 /// | weights            | auto       | features        | patterns |
 /// | ------------------ | ---------- | --------------- | -------- |
-/// | none or `default`  | features   | features        | embedded default patterns |
+/// | none or `default`  | the game's default (embedded patterns where adopted, else features) | default features | embedded default patterns |
 /// | `material`         | material   | material        | refused |
 /// | JSON file          | its features | its features  | its features with the embedded patterns |
 /// | binary file        | its features and patterns | its features | its features and patterns |
@@ -161,13 +176,11 @@ where
 {
     let patterns = kind == EvalKind::Patterns;
     match weights {
-        None | Some("default") => {
-            if patterns {
-                pattern_eval::<G>(&PatternWeights::default_for(G::KIND))
-            } else {
-                Ok(default_eval::<G>())
-            }
-        }
+        None | Some("default") => match kind {
+            EvalKind::Auto => Ok(default_eval::<G>()),
+            EvalKind::Features => Ok(default_features::<G>()),
+            EvalKind::Patterns => pattern_eval::<G>(&PatternWeights::default_for(G::KIND)),
+        },
         Some("material") if patterns => {
             Err("weights 'material' have no pattern weights (use --eval features)".into())
         }

@@ -39,6 +39,15 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
 /// Entries of the per-thread evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 12;
 
+/// Plies of forced captures searched beyond the horizon (quiescence) before
+/// a position with a capture still pending is scored statically. A Bushka
+/// capture removes pieces, so its capture lines end long before this; a
+/// Bashnya capture only moves a piece under its captor (docs/rules.md 2.3),
+/// and among tall columns and flying kings both sides can go on capturing,
+/// branching at every ply, up to the ply limit: a depth-4 search of such an
+/// endgame ran for more than ten minutes in self-play.
+const QUIESCENCE_PLIES: i32 = 24;
+
 /// The least depth at which a node reads and writes the transposition table.
 ///
 /// Quiescence nodes (depth 0) never do: their entries would crowd out deeper
@@ -339,11 +348,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             }
             alpha = a;
         }
-        // A quiet leaf is scored without generating its moves.
+        // A quiet leaf is scored without generating its moves; so is a
+        // position at the end of the capture lines quiescence may follow.
         if depth <= 0 || ply >= MAX_PLY - 1 {
             match pos.quiet_moves_exist() {
                 Some(false) => return -MATE + ply as i32,
                 Some(true) => return self.evaluate(pos, key),
+                None if depth <= -QUIESCENCE_PLIES => return self.evaluate(pos, key),
                 None => {}
             }
         }
@@ -376,7 +387,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos);
         }
-        let depth = depth.max(0);
+        // Below the horizon the depth counts the capture plies searched
+        // (0, -1, -2, ...) for the quiescence limit.
         let list: &[G::Move] = &list;
         // The table's move is an index into this list: checked against it
         // (the generator lists each move once, so the index names it).

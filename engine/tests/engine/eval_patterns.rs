@@ -7,7 +7,8 @@ use engine::eval::patterns::file::{region_set, HEADER_LEN, MAGIC};
 use engine::eval::patterns::{mirror_table, plain_indices, PatternFileError};
 use engine::eval::select_eval;
 use engine::eval::{
-    EvalKind, EvalSource, Evaluator, Material, PatternEval, PatternWeights, Patterns, Weights,
+    EvalKind, EvalSource, Evaluator, Features, Material, PatternEval, PatternWeights, Patterns,
+    SharedEval, Weights,
 };
 use engine::{bashnya, bushka, Game, GameKind, MoveList};
 use rand::{Rng, SeedableRng};
@@ -67,7 +68,7 @@ where
         G::KIND,
     )))
     .unwrap();
-    let features = G::default_eval();
+    let features = G::select_eval(None, EvalKind::Features).unwrap();
     let mut states = vec![0usize; set.states as usize];
     for p in positions {
         let fast = fast_indices(p);
@@ -136,27 +137,57 @@ fn regions_cover_the_board_and_are_closed_under_turning() {
     assert_eq!(region_set(GameKind::Bashnya).len(), 21 * 6561);
 }
 
-#[test]
-fn embedded_defaults_are_the_json_features_and_zero_patterns() {
-    for kind in [GameKind::Bushka, GameKind::Bashnya] {
-        let bytes = match kind {
-            GameKind::Bushka => <bushka::Position as Patterns>::DEFAULT_PATTERNS,
-            GameKind::Bashnya => <bashnya::Position as Patterns>::DEFAULT_PATTERNS,
-        };
-        let w = PatternWeights::from_bytes(kind, bytes).unwrap();
-        assert_eq!(w.features(), &Weights::default_for(kind));
-        assert!(w.patterns_are_zero());
-        assert_eq!(w.to_bytes(), bytes);
+/// The embedded file of each game, and whether its patterns are adopted.
+fn embedded(kind: GameKind) -> (&'static [u8], bool) {
+    match kind {
+        GameKind::Bushka => (
+            <bushka::Position as Patterns>::DEFAULT_PATTERNS,
+            <bushka::Position as Patterns>::PATTERNS_BY_DEFAULT,
+        ),
+        GameKind::Bashnya => (
+            <bashnya::Position as Patterns>::DEFAULT_PATTERNS,
+            <bashnya::Position as Patterns>::PATTERNS_BY_DEFAULT,
+        ),
     }
 }
 
-/// Writes the embedded default files from the JSON defaults and zero
-/// patterns; run when the region sets or the default features change.
+#[test]
+fn embedded_defaults_are_trained_where_adopted_else_the_json_features() {
+    for kind in [GameKind::Bushka, GameKind::Bashnya] {
+        let (bytes, adopted) = embedded(kind);
+        let w = PatternWeights::from_bytes(kind, bytes).unwrap();
+        assert_eq!(w.to_bytes(), bytes);
+        // A game that has not adopted its patterns keeps its JSON features
+        // and zero patterns; an adopted set is a trained one.
+        assert_eq!(w.patterns_are_zero(), !adopted, "{}", kind.name());
+        if !adopted {
+            assert_eq!(w.features(), &Weights::default_for(kind));
+        }
+    }
+    // The default evaluation follows the choice.
+    let positions = playouts::<bushka::Position>(3, 11);
+    let auto = <bushka::Position as EvalSource>::default_eval();
+    let trained =
+        PatternEval::<bushka::Position>::new(&PatternWeights::default_for(GameKind::Bushka))
+            .unwrap();
+    assert!(embedded(GameKind::Bushka).1);
+    for p in &positions {
+        assert_eq!(auto.evaluate(p), trained.evaluate(p), "{}", p.to_text());
+    }
+}
+
+/// Writes the embedded file of each game that has not adopted pattern
+/// weights from its JSON defaults and zero patterns; run when the region
+/// sets or the default features change. (An adopted file is written by
+/// `bushka tune --eval patterns`.)
 #[test]
 #[ignore = "run with: cargo test -p bushka-engine --test engine write_default_pattern_files -- --ignored"]
 fn write_default_pattern_files() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/weights");
     for kind in [GameKind::Bushka, GameKind::Bashnya] {
+        if embedded(kind).1 {
+            continue;
+        }
         let w = PatternWeights::zero_patterns(Weights::default_for(kind));
         w.save(&root.join(format!("{}.patterns", kind.name())))
             .unwrap();
@@ -268,25 +299,43 @@ fn eval_choice_reads_json_and_binary_files() {
         select_eval::<P>(weights.map(|p| p.to_str().unwrap()), kind).unwrap()
     };
     let patterns = PatternEval::<P>::new(&w).unwrap();
-    let features = <P as EvalSource>::default_eval();
-    let pattern_evals = [
-        by(Some(&bin), EvalKind::Auto),
-        by(Some(&bin), EvalKind::Patterns),
-    ];
-    let feature_evals = [
-        by(Some(&bin), EvalKind::Features),
-        by(Some(&json), EvalKind::Auto),
-        by(Some(&json), EvalKind::Patterns),
-        by(None, EvalKind::Patterns),
+    let features = P::compile(&Weights::default_for(GameKind::Bushka));
+    let embedded = PatternWeights::default_for(GameKind::Bushka);
+    let mut json_features = embedded.clone();
+    json_features.set_features(Weights::default_for(GameKind::Bushka));
+    let embedded = PatternEval::<P>::new(&embedded).unwrap();
+    let json_features = PatternEval::<P>::new(&json_features).unwrap();
+    // (choices, the evaluation they must all equal)
+    let cases: [(Vec<SharedEval<P>>, &dyn Evaluator<P>); 4] = [
+        (
+            vec![
+                by(Some(&bin), EvalKind::Auto),
+                by(Some(&bin), EvalKind::Patterns),
+            ],
+            &patterns,
+        ),
+        (
+            vec![
+                by(Some(&bin), EvalKind::Features),
+                by(Some(&json), EvalKind::Auto),
+                by(None, EvalKind::Features),
+            ],
+            &*features,
+        ),
+        // Bushka has adopted its patterns: they are the default.
+        (
+            vec![by(None, EvalKind::Auto), by(None, EvalKind::Patterns)],
+            &embedded,
+        ),
+        // JSON features with the embedded patterns.
+        (vec![by(Some(&json), EvalKind::Patterns)], &json_features),
     ];
     for p in &positions {
-        let e = patterns.evaluate(p);
-        for x in &pattern_evals {
-            assert_eq!(x.evaluate(p), e);
-        }
-        let f = features.evaluate(p);
-        for x in &feature_evals {
-            assert_eq!(x.evaluate(p), f);
+        for (choices, expected) in &cases {
+            let e = expected.evaluate(p);
+            for x in choices {
+                assert_eq!(x.evaluate(p), e, "{}", p.to_text());
+            }
         }
     }
     // A damaged binary file and a file of the other game are refused.

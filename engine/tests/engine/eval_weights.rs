@@ -217,9 +217,13 @@ fn weights_option_values() {
     let p = <Position as engine::Game>::parse_position("W:We1,e2,e3:Be9").unwrap();
     let material = Position::load_eval("material").unwrap();
     assert_eq!(material.evaluate(&p), 200);
+    // `default` is the game's default evaluation: Bushka's adopted patterns.
     let default = Position::load_eval("default").unwrap();
+    assert_eq!(default.evaluate(&p), Position::default_eval().evaluate(&p));
+    let features =
+        Position::select_eval(Some("default"), engine::eval::EvalKind::Features).unwrap();
     assert_eq!(
-        default.evaluate(&p),
+        features.evaluate(&p),
         Weights::default_for(GameKind::Bushka).evaluate(&p)
     );
     let e = Position::load_eval("/no/such/weights.json").err().unwrap();

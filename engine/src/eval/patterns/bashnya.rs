@@ -155,6 +155,8 @@ impl Patterns for Position {
     const DEFAULT_PATTERNS: &'static [u8] =
         include_bytes!("../../../../data/weights/bashnya.patterns");
 
+    const PATTERNS_BY_DEFAULT: bool = false;
+
     fn regions() -> &'static [&'static [u8]] {
         &REGION_SLICES
     }

@@ -147,6 +147,8 @@ impl Patterns for Position {
     const DEFAULT_PATTERNS: &'static [u8] =
         include_bytes!("../../../../data/weights/bushka.patterns");
 
+    const PATTERNS_BY_DEFAULT: bool = true;
+
     fn regions() -> &'static [&'static [u8]] {
         &REGION_SLICES
     }

@@ -68,6 +68,13 @@ pub trait Patterns: Features {
     /// The embedded default weights file (`data/weights/<game>.patterns`).
     const DEFAULT_PATTERNS: &'static [u8];
 
+    /// Whether the embedded pattern weights are the game's default
+    /// evaluation (`--eval auto` without a weights file). A trained set is
+    /// adopted only after an equal-time match shows it better
+    /// (docs/patterns.md); until then the default is the named features
+    /// alone, and the embedded file holds them with zero patterns.
+    const PATTERNS_BY_DEFAULT: bool;
+
     /// The squares of each region, in digit order (digit `k` of a region's
     /// configuration is the state of its square `k`).
     fn regions() -> &'static [&'static [u8]];
@@ -211,7 +218,9 @@ impl<G: Patterns> Evaluator<G> for PatternEval<G> {
 /// Which evaluation a command uses (`--eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
-    /// The named features only (unless a binary weights file is given).
+    /// The game's default: its embedded pattern weights where they are
+    /// adopted ([`Patterns::PATTERNS_BY_DEFAULT`]), else the named features;
+    /// a weights file gives what it holds.
     #[default]
     Auto,
     /// The named features only, even from a binary weights file.
