@@ -148,6 +148,15 @@ fn notes(child: &mut std::process::Child) -> mpsc::Receiver<String> {
     rx
 }
 
+/// [`match_args`] at depth 3: games long enough for a shard to be caught
+/// running.
+fn depth3_match_args(seed: u64, games: u64) -> Vec<String> {
+    match_args(seed, games)
+        .into_iter()
+        .map(|a| a.replace("depth=2", "depth=3"))
+        .collect()
+}
+
 fn complete_games(pdn: &Path) -> usize {
     std::fs::read_to_string(pdn).map_or(0, |t| t.matches("\n\n[Event").count())
 }
@@ -158,10 +167,7 @@ fn complete_games(pdn: &Path) -> usize {
 fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
     let Some(conf) = slurm() else { return };
     let dir = temp_dir("cluster-kill");
-    let args: Vec<String> = match_args(5, 32)
-        .into_iter()
-        .map(|a| a.replace("depth=2", "depth=3"))
-        .collect();
+    let args = depth3_match_args(5, 32);
     unsharded(&dir, &args);
     let mut child = cluster_cmd(&conf, &cluster_args(&dir, &args, 2, &[]))
         .stdout(Stdio::piped())
@@ -300,10 +306,7 @@ fn an_sprt_run_stops_by_itself_and_cancels_pending_shards() {
 fn a_restarted_driver_submits_only_what_is_missing() {
     let Some(conf) = slurm() else { return };
     let dir = temp_dir("cluster-restart");
-    let args: Vec<String> = match_args(6, 32)
-        .into_iter()
-        .map(|a| a.replace("depth=2", "depth=3"))
-        .collect();
+    let args = depth3_match_args(6, 32);
     unsharded(&dir, &args);
     let run = cluster_args(&dir, &args, 4, &["--wave", "1"]);
     let mut child = cluster_cmd(&conf, &run)
