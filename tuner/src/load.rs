@@ -90,8 +90,10 @@ pub struct LoadReport {
     pub train: usize,
     /// Distinct positions in the validation set.
     pub validation: usize,
-    /// Games (by game id: shards of one run and their merged file agree)
-    /// used for training.
+    /// Games used for training: a game is its id within its file (each run
+    /// numbers its games from 0, so two runs' files hold different games of
+    /// the same ids; a game lies in one file, so the shards of a run and
+    /// their merged file count alike).
     pub train_games: usize,
     /// Games held out for validation (their positions that no training game
     /// reached are the validation set).
@@ -149,8 +151,11 @@ struct Staged {
 pub struct Loader<G: Patterns> {
     resolver: Option<std::sync::Arc<dyn Evaluator<G>>>,
     seen: HashMap<u64, usize>,
-    /// Every game (hash of its id) with its split keys.
+    /// Every game (its file and the hash of its id, see [`game_key`]) with
+    /// its split keys.
     games: HashMap<u64, Split>,
+    /// Files (readers) read so far.
+    files: u64,
     staged: Vec<Staged>,
     entries: Vec<(u16, i16)>,
     /// The mirror table when pattern indices are stored.
@@ -167,6 +172,7 @@ impl<G: Patterns> Default for Loader<G> {
             resolver: None,
             seen: HashMap::new(),
             games: HashMap::new(),
+            files: 0,
             staged: Vec::new(),
             entries: Vec::new(),
             mirror: None,
@@ -216,6 +222,7 @@ impl<G: Patterns> Loader<G> {
 
     /// Reads data lines from any reader; `name` labels its bad lines.
     pub fn add_reader<R: BufRead>(&mut self, name: &str, mut reader: R) -> std::io::Result<()> {
+        self.files += 1;
         let mut line_no = 0u64;
         let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK);
         loop {
@@ -237,6 +244,7 @@ impl<G: Patterns> Loader<G> {
 
     /// Parses a batch of lines in parallel, then merges them in file order.
     fn absorb(&mut self, name: &str, chunk: &[(u64, Vec<u8>)]) {
+        let file = self.files;
         let resolver = self.resolver.as_deref();
         let patterns = self.mirror.is_some();
         let parsed: Vec<(Option<Opening>, Parsed)> = chunk
@@ -251,7 +259,7 @@ impl<G: Patterns> Loader<G> {
         for ((line, _), (opening, p)) in chunk.iter().zip(parsed) {
             if let Some(o) = opening {
                 // A game's first ply-0 line fixes its side of the split.
-                self.games.entry(o.game).or_insert(Split {
+                self.games.entry(game_key(file, o.game)).or_insert(Split {
                     by_opening: split_key(o.position),
                     by_game: split_key(o.game),
                 });
@@ -284,7 +292,7 @@ impl<G: Patterns> Loader<G> {
                     patterns,
                 } => {
                     self.report.resolved += resolved as u64;
-                    let split = *self.games.entry(game).or_insert(Split {
+                    let split = *self.games.entry(game_key(file, game)).or_insert(Split {
                         by_opening: split_key(game),
                         by_game: split_key(game),
                     });
@@ -460,6 +468,13 @@ fn split_key(key: u64) -> u64 {
 struct Split {
     by_opening: u64,
     by_game: u64,
+}
+
+/// The key of a game: its id's hash within the file it was read from. A
+/// game's split keys come from its id and opening alone, so a game falls on
+/// the same side whichever file holds it.
+fn game_key(file: u64, id: u64) -> u64 {
+    id ^ engine::zobrist::splitmix64(file)
 }
 
 /// A game's opening: the ply-0 line of a game.

@@ -400,6 +400,21 @@ fn validation_split_keeps_the_games_of_an_opening_together() {
     }
 }
 
+/// Two runs' files number their games alike (from 0): their games are
+/// different games, counted apart, and each pair still falls on one side.
+#[test]
+fn files_of_two_runs_with_the_same_game_ids_count_every_game() {
+    let mut l = Loader::<Position>::new();
+    for skip in [4, 5] {
+        l.add_reader("run", Cursor::new(paired_games(skip)))
+            .unwrap();
+    }
+    let r = l.finish(0.3).unwrap().report;
+    assert!(r.split_by_opening);
+    assert_eq!(r.train_games + r.validation_games, 160, "{r:?}");
+    assert_eq!(r.validation_games % 2, 0, "a pair was split: {r:?}");
+}
+
 /// The pull toward the initial weights holds them where the data would move
 /// them away, and vanishes at strength 0.
 #[test]
