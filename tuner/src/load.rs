@@ -474,7 +474,7 @@ struct Split {
 /// game's split keys come from its id and opening alone, so a game falls on
 /// the same side whichever file holds it.
 fn game_key(file: u64, id: u64) -> u64 {
-    id ^ engine::zobrist::splitmix64(file)
+    id ^ splitmix64(file)
 }
 
 /// A game's opening: the ply-0 line of a game.

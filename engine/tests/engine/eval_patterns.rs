@@ -164,16 +164,18 @@ fn embedded_defaults_are_trained_where_adopted_else_the_json_features() {
             assert_eq!(w.features(), &Weights::default_for(kind));
         }
     }
-    // The default evaluation follows the choice.
-    let positions = playouts::<bushka::Position>(3, 11);
-    let auto = <bushka::Position as EvalSource>::default_eval();
-    let trained =
-        PatternEval::<bushka::Position>::new(&PatternWeights::default_for(GameKind::Bushka))
-            .unwrap();
-    assert!(embedded(GameKind::Bushka).1);
-    for p in &positions {
-        assert_eq!(auto.evaluate(p), trained.evaluate(p), "{}", p.to_text());
+    // Both games have adopted their patterns, and the default evaluation
+    // plays the embedded set.
+    fn plays_embedded<G: Patterns + EvalSource>() {
+        let auto = G::default_eval();
+        let trained = PatternEval::<G>::new(&PatternWeights::default_for(G::KIND)).unwrap();
+        assert!(G::PATTERNS_BY_DEFAULT, "{}", G::KIND.name());
+        for p in &playouts::<G>(3, 11) {
+            assert_eq!(auto.evaluate(p), trained.evaluate(p), "{}", p.to_text());
+        }
     }
+    plays_embedded::<bushka::Position>();
+    plays_embedded::<bashnya::Position>();
 }
 
 /// Writes the embedded file of each game that has not adopted pattern

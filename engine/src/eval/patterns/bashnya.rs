@@ -155,7 +155,7 @@ impl Patterns for Position {
     const DEFAULT_PATTERNS: &'static [u8] =
         include_bytes!("../../../../data/weights/bashnya.patterns");
 
-    const PATTERNS_BY_DEFAULT: bool = false;
+    const PATTERNS_BY_DEFAULT: bool = true;
 
     fn regions() -> &'static [&'static [u8]] {
         &REGION_SLICES
