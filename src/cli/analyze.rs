@@ -31,8 +31,8 @@ pub struct SearchArgs {
     pub weights: Option<String>,
     /// Evaluation: `auto`, `features` (the named features) or `patterns`
     /// (features and pattern weights, docs/patterns.md). Default (`auto`):
-    /// what a weights file holds; without one, the game's default (Bushka
-    /// patterns, Bashnya features).
+    /// what a weights file holds; without one, the game's embedded pattern
+    /// weights.
     #[arg(long)]
     pub eval: Option<EvalKind>,
     /// Folder of Bushka endgame tables (`bushka tb build`), probed at every node they cover.

@@ -44,8 +44,8 @@ const EVAL_CACHE: usize = 1 << 12;
 /// capture removes pieces, so its capture lines end long before this; a
 /// Bashnya capture only moves a piece under its captor (docs/rules.md 2.3),
 /// and among tall columns and flying kings both sides can go on capturing,
-/// branching at every ply, up to the ply limit: a depth-4 search of such an
-/// endgame ran for more than ten minutes in self-play.
+/// branching at every ply, up to the ply limit: without this bound a
+/// depth-4 search of such an endgame can take minutes.
 const QUIESCENCE_PLIES: i32 = 24;
 
 /// The least depth at which a node reads and writes the transposition table.
