@@ -411,7 +411,9 @@ async fn a_pdn_file_replays_with_buttons_and_keys() {
     b.click("#pdn-games tr[data-index='1']").await;
     b.wait("window.app.state.game === 'bashnya' && window.app.view === 0 && window.app.state.ply === 4").await;
     body.send_keys("\u{E010}").await.unwrap(); // End
-    b.wait("window.app.view === 4").await;
+                                               // The view changes before the move list is drawn: wait for both.
+    b.wait("window.app.view === 4 && document.querySelector('#moves .now') !== null")
+        .await;
     assert_eq!(
         b.eval("document.querySelector('#moves .now').textContent")
             .await,
