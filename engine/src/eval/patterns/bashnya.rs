@@ -13,7 +13,8 @@
 //! Fast index: in the 32-square layout (see [`crate::bashnya::geometry`])
 //! rank `y` is bits `4y..4y+4`, and the block at files `2j..2j+4` takes the
 //! bits `j, j+1` of its two ranks: a four-bit slice of each of the four
-//! bitboards (occupied, black, kings, freed) through a 16-entry base-9 table.
+//! bitboards (occupied, black, kings, freed; all four kept by the move
+//! generator) through a 16-entry base-9 table.
 
 use super::{FeatureSums, Patterns, RegionSet};
 use crate::bashnya::geometry::{file_of, rank_of, SQUARES as BOARD_SQUARES};
@@ -122,20 +123,6 @@ fn nibble(bb: u32, s: u32) -> usize {
     (((bb >> s) & 3) | ((bb >> (s + 2)) & 12)) as usize
 }
 
-/// Columns whose piece right under the commander belongs to the other
-/// side, one branch-free step a square over the column codes.
-#[inline(always)]
-fn freed(pos: &Position) -> u32 {
-    let mut out = 0u32;
-    for (sq, &c) in pos.cols.iter().enumerate() {
-        // A column of two or more has its sentinel at bit 4 or above; bit 0
-        // is the commander's colour and bit 2 the colour of the piece under it.
-        let two = u32::from(c >= 16);
-        out |= (two & (c ^ (c >> 2)) & 1) << sq;
-    }
-    out
-}
-
 impl FeatureSums<Position> for Compiled {
     #[inline]
     fn sums(&self, pos: &Position) -> (i64, i64) {
@@ -184,8 +171,7 @@ impl Patterns for Position {
 
     #[inline(always)]
     fn for_each_pattern<F: FnMut(usize)>(&self, mut f: F) {
-        let (occ, black, kings) = (self.occ, self.black, self.kings);
-        let freed = freed(self);
+        let (occ, black, kings, freed) = (self.occ, self.black, self.kings, self.freed);
         let mut base = 0usize;
         for y in 0..UP as u32 {
             for j in 0..ACROSS as u32 {

@@ -255,7 +255,10 @@ mod tests {
         assert!(tall > 100, "{tall} positions with a column taller than 15");
         assert!(kings > 2_000, "{kings} positions with kings");
         assert!(captures > 2_000, "{captures} positions with captures");
+        let freed = positions.iter().filter(|p| p.freed != 0).count();
+        assert!(freed > 2_000, "{freed} positions with a column to free");
         for (i, pos) in positions.iter().enumerate() {
+            assert_eq!(pos.freed, pos.computed_freed(), "{pos:?}");
             let deepest = if i % 8 == 0 { 4 } else { 3 };
             for depth in 0..=deepest {
                 assert_eq!(
@@ -291,6 +294,7 @@ mod tests {
                     assert_eq!(count(child), made.count_moves(), "{before:?} {m}");
                 });
                 assert_eq!(pos, before, "{m} undone");
+                assert_eq!(made.freed, made.computed_freed(), "{before:?} {m}");
             }
         }
     }

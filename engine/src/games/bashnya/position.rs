@@ -28,6 +28,14 @@ fn column_key(sq: usize, col: u64) -> u64 {
     }
 }
 
+/// Whether the piece right under a column's commander belongs to the other
+/// side. A column of two or more pieces has its sentinel at bit 4 or above;
+/// bit 0 is the commander's colour and bit 2 the colour of the piece under it.
+#[inline(always)]
+const fn freed(col: u64) -> bool {
+    col >= 16 && (col ^ (col >> 2)) & 1 != 0
+}
+
 /// A Bashnya position: a small `Copy` value, changed by copy-make.
 ///
 /// Columns are stored in 32 bits per square (up to 15 pieces). A column of 16
@@ -46,6 +54,9 @@ pub struct Position {
     pub(crate) black: Bitboard,
     /// Squares whose commander is a king.
     pub(crate) kings: Bitboard,
+    /// Squares whose column has the other side's piece right under the
+    /// commander (a capture of the column would free it).
+    pub(crate) freed: Bitboard,
     /// Side to move.
     pub(crate) side: Color,
     /// Zobrist hash, kept incrementally.
@@ -61,6 +72,7 @@ struct Meta {
     occ: Bitboard,
     black: Bitboard,
     kings: Bitboard,
+    freed: Bitboard,
     hash: u64,
     tall_hi: u32,
     tall_sq: u8,
@@ -100,6 +112,7 @@ impl Meta {
         self.occ = (self.occ & !bit) | present;
         self.black = (self.black & !bit) | if col & BLACK_BIT != 0 { present } else { 0 };
         self.kings = (self.kings & !bit) | if col & KING_BIT != 0 { present } else { 0 };
+        self.freed = (self.freed & !bit) | if freed(col) { bit } else { 0 };
     }
 
     /// Makes a non-capturing move: two squares change.
@@ -121,6 +134,9 @@ impl Meta {
             self.kings ^= both;
         } else if mv.promotes {
             self.kings |= 1 << to;
+        }
+        if self.freed & (1 << from) != 0 {
+            self.freed ^= both;
         }
         if self.tall_sq as usize == from {
             self.tall_sq = to as u8;
@@ -169,6 +185,7 @@ impl Position {
             occ: 0,
             black: 0,
             kings: 0,
+            freed: 0,
             side,
             hash: 0,
         };
@@ -274,6 +291,20 @@ impl Position {
         self.kings
     }
 
+    /// Squares of the columns whose piece right under the commander belongs
+    /// to the other side, kept by every move.
+    pub fn freed_columns(&self) -> Bitboard {
+        self.freed
+    }
+
+    /// [`Position::freed_columns`] computed from the columns, square by
+    /// square; always equal to it.
+    pub fn computed_freed(&self) -> Bitboard {
+        (0..SQUARES)
+            .filter(|&sq| freed(self.code(sq)))
+            .fold(0, |b, sq| b | 1 << sq)
+    }
+
     /// The stored (incremental) Zobrist hash.
     pub fn zobrist(&self) -> u64 {
         self.hash
@@ -309,6 +340,7 @@ impl Position {
         self.occ = meta.occ;
         self.black = meta.black;
         self.kings = meta.kings;
+        self.freed = meta.freed;
         self.hash = meta.hash;
         self.tall_hi = meta.tall_hi;
         self.tall_sq = meta.tall_sq;
@@ -321,6 +353,7 @@ impl Position {
             occ: self.occ,
             black: self.black,
             kings: self.kings,
+            freed: self.freed,
             hash: self.hash,
             tall_hi: self.tall_hi,
             tall_sq: self.tall_sq,
@@ -345,6 +378,7 @@ impl Position {
             occ: meta.occ,
             black: meta.black,
             kings: meta.kings,
+            freed: meta.freed,
             side: self.side.opponent(),
             hash: meta.hash ^ SIDE_KEY,
             tall_sq: meta.tall_sq,
@@ -418,8 +452,14 @@ impl Position {
         f: impl FnOnce(&mut Position) -> R,
     ) -> R {
         let (from, to) = (from as usize & (SQUARES - 1), to as usize & (SQUARES - 1));
-        let (occ, black, kings, side, tall_sq) =
-            (self.occ, self.black, self.kings, self.side, self.tall_sq);
+        let (occ, black, kings, freed, side, tall_sq) = (
+            self.occ,
+            self.black,
+            self.kings,
+            self.freed,
+            self.side,
+            self.tall_sq,
+        );
         let col = self.cols[from];
         let both = (1u32 << from) | (1u32 << to);
         self.occ ^= both;
@@ -431,6 +471,9 @@ impl Position {
         } else if promotes {
             self.kings |= 1 << to;
         }
+        if freed & (1 << from) != 0 {
+            self.freed ^= both;
+        }
         if tall_sq as usize == from {
             self.tall_sq = to as u8;
         }
@@ -440,8 +483,14 @@ impl Position {
         let result = f(self);
         self.cols[to] = 0;
         self.cols[from] = col;
-        (self.occ, self.black, self.kings, self.side, self.tall_sq) =
-            (occ, black, kings, side, tall_sq);
+        (
+            self.occ,
+            self.black,
+            self.kings,
+            self.freed,
+            self.side,
+            self.tall_sq,
+        ) = (occ, black, kings, freed, side, tall_sq);
         result
     }
 
