@@ -13,8 +13,8 @@
 //! Fast index: in the 32-square layout (see [`crate::bashnya::geometry`])
 //! rank `y` is bits `4y..4y+4`, and the block at files `2j..2j+4` takes the
 //! bits `j, j+1` of its two ranks: a four-bit slice of each of the four
-//! bitboards (occupied, black, kings, freed; all four kept by the move
-//! generator) through a 16-entry base-9 table.
+//! bitboards (occupied, black, kings, freed; all four kept by the position
+//! as moves are made) through a 16-entry base-9 table.
 
 use super::{FeatureSums, Patterns, RegionSet};
 use crate::bashnya::geometry::{file_of, rank_of, SQUARES as BOARD_SQUARES};
