@@ -125,6 +125,13 @@ impl Meta {
         self.hash ^= column_key(from, old) ^ column_key(to, col);
         cols[from] = 0;
         cols[to] = col as u32;
+        self.carry(from, to, old, mv.promotes);
+    }
+
+    /// Moves the bitboard bits (and the tall column's square) of the column
+    /// `old` from `from` to the empty `to`, crowning it when `promotes`.
+    #[inline(always)]
+    fn carry(&mut self, from: usize, to: usize, old: u64, promotes: bool) {
         let both = (1u32 << from) | (1u32 << to);
         self.occ ^= both;
         if old & BLACK_BIT != 0 {
@@ -132,7 +139,7 @@ impl Meta {
         }
         if old & KING_BIT != 0 {
             self.kings ^= both;
-        } else if mv.promotes {
+        } else if promotes {
             self.kings |= 1 << to;
         }
         if self.freed & (1 << from) != 0 {
@@ -452,45 +459,19 @@ impl Position {
         f: impl FnOnce(&mut Position) -> R,
     ) -> R {
         let (from, to) = (from as usize & (SQUARES - 1), to as usize & (SQUARES - 1));
-        let (occ, black, kings, freed, side, tall_sq) = (
-            self.occ,
-            self.black,
-            self.kings,
-            self.freed,
-            self.side,
-            self.tall_sq,
-        );
+        let (meta, side) = (self.meta(), self.side);
         let col = self.cols[from];
-        let both = (1u32 << from) | (1u32 << to);
-        self.occ ^= both;
-        if col as u64 & BLACK_BIT != 0 {
-            self.black ^= both;
-        }
-        if col as u64 & KING_BIT != 0 {
-            self.kings ^= both;
-        } else if promotes {
-            self.kings |= 1 << to;
-        }
-        if freed & (1 << from) != 0 {
-            self.freed ^= both;
-        }
-        if tall_sq as usize == from {
-            self.tall_sq = to as u8;
-        }
+        let mut changed = meta;
+        changed.carry(from, to, col as u64, promotes);
+        self.set_meta(changed);
         self.side = side.opponent();
         self.cols[from] = 0;
         self.cols[to] = if promotes { col | KING_BIT as u32 } else { col };
         let result = f(self);
         self.cols[to] = 0;
         self.cols[from] = col;
-        (
-            self.occ,
-            self.black,
-            self.kings,
-            self.freed,
-            self.side,
-            self.tall_sq,
-        ) = (occ, black, kings, freed, side, tall_sq);
+        self.set_meta(meta);
+        self.side = side;
         result
     }
 
