@@ -8,7 +8,7 @@ use crate::dataset::Dataset;
 use crate::error::TuneError;
 use crate::load::Loaded;
 use crate::model::{loss_all, loss_and_gradient};
-use engine::eval::patterns::MAX_PATTERN_WEIGHT;
+use engine::eval::patterns::{MAX_PATTERN_WEIGHT, PATTERN_SCALE};
 use engine::eval::weights::MAX_WEIGHT;
 use engine::eval::{PatternWeights, Weights};
 
@@ -41,20 +41,23 @@ pub fn params_to_weights(kind: engine::GameKind, p: &[f64]) -> Result<Weights, T
 }
 
 /// Float parameters of pattern weights: the features', then the patterns'
-/// `[mg..., eg...]`.
+/// `[mg..., eg...]`, all in centi-men (the file keeps pattern weights in
+/// [`PATTERN_SCALE`]ths).
 pub fn pattern_weights_to_params(w: &PatternWeights) -> Vec<f64> {
     let mut p = weights_to_params(w.features());
+    let scale = f64::from(PATTERN_SCALE);
     p.extend(
         w.pattern_mg()
             .iter()
             .chain(w.pattern_eg())
-            .map(|&v| f64::from(v)),
+            .map(|&v| f64::from(v) / scale),
     );
     p
 }
 
 /// Pattern weights from float parameters (see [`pattern_weights_to_params`]):
-/// rounded, features bounded by [`MAX_WEIGHT`], patterns by [`MAX_PATTERN_WEIGHT`].
+/// features rounded to centi-men and bounded by [`MAX_WEIGHT`], patterns
+/// rounded to [`PATTERN_SCALE`]ths and bounded by [`MAX_PATTERN_WEIGHT`].
 pub fn params_to_pattern_weights(
     kind: engine::GameKind,
     features: usize,
@@ -63,8 +66,9 @@ pub fn params_to_pattern_weights(
     let weights = params_to_weights(kind, &p[..2 * features])?;
     let rest = &p[2 * features..];
     let max = f64::from(MAX_PATTERN_WEIGHT);
+    let scale = f64::from(PATTERN_SCALE);
     let round = |v: &f64| {
-        let r = v.round();
+        let r = (v * scale).round();
         if r.is_finite() {
             r.clamp(-max, max) as i16
         } else {

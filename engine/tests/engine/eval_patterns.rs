@@ -4,7 +4,7 @@
 //! weights file round-trips and refuses every kind of damage by name.
 
 use engine::eval::patterns::file::{region_set, HEADER_LEN, MAGIC};
-use engine::eval::patterns::{mirror_table, plain_indices, PatternFileError};
+use engine::eval::patterns::{mirror_table, plain_indices, PatternFileError, PATTERN_SCALE};
 use engine::eval::select_eval;
 use engine::eval::{
     EvalKind, EvalSource, Evaluator, Features, Material, PatternEval, PatternWeights, Patterns,
@@ -242,7 +242,8 @@ fn weights_file_round_trips_and_refuses_damage_by_name() {
     bad_magic[0] = b'X';
     assert_eq!(load(&bad_magic), PatternFileError::Magic);
     assert_eq!(load(b"{\"game\""), PatternFileError::Magic);
-    assert_eq!(load(&edit(8, 2)), PatternFileError::Version { found: 2 });
+    assert_eq!(load(&edit(8, 3)), PatternFileError::Version { found: 3 });
+    assert_eq!(load(&edit(8, 0)), PatternFileError::Version { found: 0 });
     assert!(matches!(
         load(&edit(12, 0)),
         PatternFileError::WrongGame { .. }
@@ -285,6 +286,100 @@ fn weights_file_round_trips_and_refuses_damage_by_name() {
         assert!(!e.to_string().contains('\n'));
     }
     assert_eq!(&bytes[..8], &MAGIC);
+}
+
+/// Version 1 kept pattern weights in whole centi-men: such a file reads as
+/// the same weights in sixteenths, and one beyond the range is refused.
+#[test]
+fn version_one_files_read_in_sixteenths() {
+    let kind = GameKind::Bushka;
+    let n = region_set(kind).len();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut v = || -> Vec<i16> { (0..n).map(|_| rng.random_range(-1_000..=1_000)).collect() };
+    let (mg, eg) = (v(), v());
+    let centi =
+        PatternWeights::from_parts(Weights::default_for(kind), mg.clone(), eg.clone()).unwrap();
+    let mut old = centi.to_bytes();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let resum = |b: &mut Vec<u8>| {
+        let h = engine::zobrist::fnv1a(
+            engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &b[..32]),
+            &b[HEADER_LEN..],
+        );
+        b[32..40].copy_from_slice(&h.to_le_bytes());
+    };
+    resum(&mut old);
+    let read = PatternWeights::from_bytes(kind, &old).unwrap();
+    let sixteenths = |v: &[i16]| v.iter().map(|&x| x * PATTERN_SCALE).collect::<Vec<_>>();
+    assert_eq!(read.pattern_mg(), &sixteenths(&mg)[..]);
+    assert_eq!(read.pattern_eg(), &sixteenths(&eg)[..]);
+    // Written back, it is version 2 and reads the same.
+    let new = read.to_bytes();
+    assert_eq!(u32::from_le_bytes(new[8..12].try_into().unwrap()), 2);
+    assert_eq!(PatternWeights::from_bytes(kind, &new).unwrap(), read);
+    // Beyond 1,000 centi-men a version-1 weight has no sixteenths in range.
+    let at = old.len() - 2;
+    old[at..].copy_from_slice(&1_001i16.to_le_bytes());
+    resum(&mut old);
+    let e = PatternWeights::from_bytes(kind, &old).unwrap_err();
+    assert!(matches!(e, PatternFileError::OutOfRange(_)), "{e}");
+    assert!(e.to_string().contains("version-1"), "{e}");
+}
+
+/// Pattern weights count in sixteenths of a centi-man: on positions of
+/// random games, weights of sixteen sixteenths each score as a centi-man
+/// added to the features' sums, and weights of half a centi-man each move
+/// the score by half a centi-man a region (rounded toward zero once, after
+/// the taper), where whole centi-men would have rounded them away.
+#[test]
+fn pattern_weights_count_in_sixteenths() {
+    type P = bushka::Position;
+    let kind = GameKind::Bushka;
+    let n = region_set(kind).len();
+    let features = Weights::default_for(kind);
+    let mirror = mirror_table::<P>();
+    let phase_max = i64::from(engine::eval::features::PHASE_MAX);
+    let mut moved = 0;
+    for pos in playouts::<P>(4, 11) {
+        // White's regions whose mirror is not among them: each adds its weight.
+        let idx = fast_indices(&pos);
+        let own: Vec<usize> = idx
+            .iter()
+            .copied()
+            .filter(|&i| !idx.contains(&(mirror[i] as usize)))
+            .collect();
+        let k = own.len() as i64;
+        let (mg, eg) = features.sums_white(&pos);
+        let p = i64::from(pos.phase().clamp(0, 256));
+        for (each, shift) in [(16i16, 16 * k), (8, 8 * k)] {
+            let mut v = vec![0i16; n];
+            for &i in &own {
+                v[i] = each;
+            }
+            let w = PatternWeights::from_parts(features.clone(), v.clone(), v).unwrap();
+            let blended =
+                (16 * (mg * p + eg * (phase_max - p)) + shift * phase_max) / (16 * phase_max);
+            let want = blended.clamp(-20_000, 20_000) as i32;
+            assert_eq!(w.score_white(&pos, &mirror), want, "{each} {pos:?}");
+            let eval = PatternEval::<P>::new(&w).unwrap();
+            assert_eq!(eval.score_white(&pos), want);
+            if each == 8 && k >= 2 && want != features.score_white(&pos) {
+                moved += 1;
+            }
+        }
+        if k > 0 {
+            let mut v = vec![0i16; n];
+            for &i in &own {
+                v[i] = 16;
+            }
+            let w = PatternWeights::from_parts(features.clone(), v.clone(), v).unwrap();
+            assert_eq!(
+                w.score_white(&pos, &mirror),
+                engine::eval::weights::taper(mg + k, eg + k, pos.phase())
+            );
+        }
+    }
+    assert!(moved > 10, "half-centi-man weights moved {moved} scores");
 }
 
 #[test]

@@ -13,7 +13,11 @@
 //! | 28     | 4    | reserved, zero |
 //! | 32     | 8    | checksum: FNV-1a 64 of bytes 0..32 and of the body |
 //! | 40     | 8F   | feature weights: `F` mg then `F` eg, `i32` |
-//! | 40+8F  | 4P   | pattern weights: `P` mg then `P` eg, `i16` |
+//! | 40+8F  | 4P   | pattern weights: `P` mg then `P` eg, `i16`, in [`PATTERN_SCALE`]ths of a centi-man |
+//!
+//! Version 1 files (pattern weights in whole centi-men) are read too, their
+//! pattern weights multiplied by [`PATTERN_SCALE`]; files are written as
+//! version 2.
 //!
 //! A file is refused, with a one-line message naming the problem, when it is
 //! shorter than the header, has another magic, version, game or region set,
@@ -32,14 +36,20 @@ use thiserror::Error;
 /// The first eight bytes of a binary weights file.
 pub const MAGIC: [u8; 8] = *b"BSKPATW\0";
 
-/// The binary format version this code reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The binary format version this code writes (it reads version 1 too).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Pattern weights are kept in this fraction of a centi-man (sixteenths):
+/// a tuned pattern weight is mostly smaller than one centi-man, and whole
+/// centi-men rounded most of them to zero.
+pub const PATTERN_SCALE: i16 = 16;
 
 /// Bytes before the weights.
 pub const HEADER_LEN: usize = 40;
 
-/// Largest pattern parameter magnitude: a region's table entry is the
-/// difference of two, which stays inside `i16` too.
+/// Largest pattern parameter magnitude, in [`PATTERN_SCALE`]ths of a
+/// centi-man (1,000 centi-men): a region's table entry is the difference of
+/// two, which stays inside `i16` too.
 pub const MAX_PATTERN_WEIGHT: i16 = 16_000;
 
 /// Why a binary weights file was refused; one line naming the problem.
@@ -61,7 +71,7 @@ pub enum PatternFileError {
     Magic,
     /// Another format version.
     #[error(
-        "binary weights file: format version {found}, this program reads version {FORMAT_VERSION}"
+        "binary weights file: format version {found}, this program reads versions 1 and {FORMAT_VERSION}"
     )]
     Version {
         /// The version in the file.
@@ -226,12 +236,12 @@ impl PatternWeights {
         }
     }
 
-    /// The middle-game pattern parameters.
+    /// The middle-game pattern parameters, in [`PATTERN_SCALE`]ths of a centi-man.
     pub fn pattern_mg(&self) -> &[i16] {
         &self.mg
     }
 
-    /// The end-game pattern parameters.
+    /// The end-game pattern parameters, in [`PATTERN_SCALE`]ths of a centi-man.
     pub fn pattern_eg(&self) -> &[i16] {
         &self.eg
     }
@@ -248,13 +258,15 @@ impl PatternWeights {
         if G::KIND != self.kind() || mirror.len() != self.mg.len() {
             return 0;
         }
-        let (mut mg, mut eg) = self.features.sums_white(pos);
+        let (mg, eg) = self.features.sums_white(pos);
+        let scale = i64::from(PATTERN_SCALE);
+        let (mut mg, mut eg) = (mg * scale, eg * scale);
         for i in super::plain_indices(pos) {
             let m = mirror[i] as usize;
             mg += i64::from(self.mg[i]) - i64::from(self.mg[m]);
             eg += i64::from(self.eg[i]) - i64::from(self.eg[m]);
         }
-        crate::eval::weights::taper(mg, eg, pos.phase())
+        super::taper_scaled(mg, eg, pos.phase())
     }
 
     /// The binary file's bytes.
@@ -296,7 +308,7 @@ impl PatternWeights {
             return Err(PatternFileError::ShortHeader(bytes.len()));
         }
         let version = u32_at(bytes, 8);
-        if version != FORMAT_VERSION {
+        if version != 1 && version != FORMAT_VERSION {
             return Err(PatternFileError::Version { found: version });
         }
         let game = u32_at(bytes, 12);
@@ -367,6 +379,25 @@ impl PatternWeights {
             PatternFileError::OutOfRange(format!("a feature weight (at most {MAX_WEIGHT})"))
         })?;
         let (pmg, peg) = shorts.split_at(set.len());
+        if version == 1 {
+            // Whole centi-men: within range once scaled, or refused.
+            let limit = MAX_PATTERN_WEIGHT / PATTERN_SCALE;
+            let scale = |v: &[i16], half: &str| -> Result<Vec<i16>, PatternFileError> {
+                v.iter()
+                    .enumerate()
+                    .map(|(i, &x)| {
+                        if x.unsigned_abs() > limit as u16 {
+                            Err(PatternFileError::OutOfRange(format!(
+                                "version-1 pattern weight {i}.{half} (at most {limit} centi-men)"
+                            )))
+                        } else {
+                            Ok(x * PATTERN_SCALE)
+                        }
+                    })
+                    .collect()
+            };
+            return PatternWeights::from_parts(weights, scale(pmg, "mg")?, scale(peg, "eg")?);
+        }
         PatternWeights::from_parts(weights, pmg.to_vec(), peg.to_vec())
     }
 

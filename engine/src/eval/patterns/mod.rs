@@ -20,10 +20,11 @@ pub mod bashnya;
 pub mod bushka;
 pub mod file;
 
-pub use file::{PatternFileError, PatternWeights, MAX_PATTERN_WEIGHT};
+pub use file::{PatternFileError, PatternWeights, MAX_PATTERN_WEIGHT, PATTERN_SCALE};
 
+use super::features::PHASE_MAX;
 use super::features::{for_side, Features};
-use super::weights::taper;
+use super::weights::MAX_EVAL;
 use super::{Evaluator, Weights};
 use std::sync::Arc;
 
@@ -193,7 +194,9 @@ impl<G: Patterns> PatternEval<G> {
     /// White's score: features and patterns, tapered.
     #[inline]
     pub fn score_white(&self, pos: &G) -> i32 {
-        let (mut mg, mut eg) = self.features.sums(pos);
+        let (mg, eg) = self.features.sums(pos);
+        let scale = i64::from(PATTERN_SCALE);
+        let (mut mg, mut eg) = (mg * scale, eg * scale);
         let (mut pm, mut pe) = (0i32, 0i32);
         let table = &self.table[..];
         pos.for_each_pattern(|i| {
@@ -204,8 +207,20 @@ impl<G: Patterns> PatternEval<G> {
         });
         mg += i64::from(pm);
         eg += i64::from(pe);
-        taper(mg, eg, pos.phase())
+        taper_scaled(mg, eg, pos.phase())
     }
+}
+
+/// [`super::weights::taper`] of sums in [`PATTERN_SCALE`]ths of a centi-man,
+/// giving centi-men. One division, rounding toward zero as the taper does,
+/// so the score of zero patterns is the features' score exactly and the
+/// colour mirror negates it exactly.
+#[inline(always)]
+pub(crate) fn taper_scaled(mg: i64, eg: i64, phase: i32) -> i32 {
+    let p = i64::from(phase.clamp(0, PHASE_MAX));
+    let max = i64::from(PHASE_MAX);
+    let blended = (mg * p + eg * (max - p)) / (max * i64::from(PATTERN_SCALE));
+    blended.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
 }
 
 impl<G: Patterns> Evaluator<G> for PatternEval<G> {
