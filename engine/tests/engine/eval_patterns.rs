@@ -350,16 +350,18 @@ fn pattern_weights_count_in_sixteenths() {
             .collect();
         let k = own.len() as i64;
         let (mg, eg) = features.sums_white(&pos);
-        let p = i64::from(pos.phase().clamp(0, 256));
+        let p = i64::from(pos.phase().clamp(0, engine::eval::features::PHASE_MAX));
         for (each, shift) in [(16i16, 16 * k), (8, 8 * k)] {
             let mut v = vec![0i16; n];
             for &i in &own {
                 v[i] = each;
             }
             let w = PatternWeights::from_parts(features.clone(), v.clone(), v).unwrap();
+            let scale = i64::from(PATTERN_SCALE);
             let blended =
-                (16 * (mg * p + eg * (phase_max - p)) + shift * phase_max) / (16 * phase_max);
-            let want = blended.clamp(-20_000, 20_000) as i32;
+                (scale * (mg * p + eg * (phase_max - p)) + shift * phase_max) / (scale * phase_max);
+            let max_eval = i64::from(engine::eval::weights::MAX_EVAL);
+            let want = blended.clamp(-max_eval, max_eval) as i32;
             assert_eq!(w.score_white(&pos, &mirror), want, "{each} {pos:?}");
             let eval = PatternEval::<P>::new(&w).unwrap();
             assert_eq!(eval.score_white(&pos), want);
