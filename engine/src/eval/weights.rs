@@ -122,8 +122,17 @@ impl FeatureSink for Scorer<'_> {
 /// The blend of a middle-game and an end-game score at `phase`, bounded by [`MAX_EVAL`].
 #[inline(always)]
 pub fn taper(mg: i64, eg: i64, phase: i32) -> i32 {
+    taper_units(mg, eg, phase, 1)
+}
+
+/// [`taper`] of sums kept in `units`ths of a centi-man, giving centi-men:
+/// one division, rounding toward zero, so sums that are whole centi-men
+/// taper exactly as [`taper`] does and the colour mirror negates the score
+/// exactly.
+#[inline(always)]
+pub fn taper_units(mg: i64, eg: i64, phase: i32, units: i64) -> i32 {
     let p = phase.clamp(0, PHASE_MAX) as i64;
-    let blended = (mg * p + eg * (PHASE_MAX as i64 - p)) / PHASE_MAX as i64;
+    let blended = (mg * p + eg * (PHASE_MAX as i64 - p)) / (PHASE_MAX as i64 * units);
     blended.clamp(-(MAX_EVAL as i64), MAX_EVAL as i64) as i32
 }
 

@@ -266,7 +266,7 @@ impl PatternWeights {
             mg += i64::from(self.mg[i]) - i64::from(self.mg[m]);
             eg += i64::from(self.eg[i]) - i64::from(self.eg[m]);
         }
-        super::taper_scaled(mg, eg, pos.phase())
+        crate::eval::weights::taper_units(mg, eg, pos.phase(), scale)
     }
 
     /// The binary file's bytes.
@@ -379,26 +379,12 @@ impl PatternWeights {
             PatternFileError::OutOfRange(format!("a feature weight (at most {MAX_WEIGHT})"))
         })?;
         let (pmg, peg) = shorts.split_at(set.len());
-        if version == 1 {
-            // Whole centi-men: within range once scaled, or refused.
-            let limit = MAX_PATTERN_WEIGHT / PATTERN_SCALE;
-            let scale = |v: &[i16], half: &str| -> Result<Vec<i16>, PatternFileError> {
-                v.iter()
-                    .enumerate()
-                    .map(|(i, &x)| {
-                        if x.unsigned_abs() > limit as u16 {
-                            Err(PatternFileError::OutOfRange(format!(
-                                "version-1 pattern weight {i}.{half} (at most {limit} centi-men)"
-                            )))
-                        } else {
-                            Ok(x * PATTERN_SCALE)
-                        }
-                    })
-                    .collect()
-            };
-            return PatternWeights::from_parts(weights, scale(pmg, "mg")?, scale(peg, "eg")?);
-        }
-        PatternWeights::from_parts(weights, pmg.to_vec(), peg.to_vec())
+        let (pmg, peg) = if version == 1 {
+            (scale_version_one(pmg, "mg")?, scale_version_one(peg, "eg")?)
+        } else {
+            (pmg.to_vec(), peg.to_vec())
+        };
+        PatternWeights::from_parts(weights, pmg, peg)
     }
 
     /// Reads a binary weights file.
@@ -417,6 +403,24 @@ impl PatternWeights {
             message: e.to_string(),
         })
     }
+}
+
+/// Version-1 pattern weights (whole centi-men) in [`PATTERN_SCALE`]ths,
+/// refusing one that has no such value in range.
+fn scale_version_one(v: &[i16], half: &str) -> Result<Vec<i16>, PatternFileError> {
+    let limit = MAX_PATTERN_WEIGHT / PATTERN_SCALE;
+    v.iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if x.unsigned_abs() > limit.unsigned_abs() {
+                Err(PatternFileError::OutOfRange(format!(
+                    "version-1 pattern weight {i}.{half} (at most {limit} centi-men)"
+                )))
+            } else {
+                Ok(x * PATTERN_SCALE)
+            }
+        })
+        .collect()
 }
 
 /// True when `bytes` start like a binary weights file.

@@ -22,9 +22,8 @@ pub mod file;
 
 pub use file::{PatternFileError, PatternWeights, MAX_PATTERN_WEIGHT, PATTERN_SCALE};
 
-use super::features::PHASE_MAX;
 use super::features::{for_side, Features};
-use super::weights::MAX_EVAL;
+use super::weights::taper_units;
 use super::{Evaluator, Weights};
 use std::sync::Arc;
 
@@ -207,20 +206,8 @@ impl<G: Patterns> PatternEval<G> {
         });
         mg += i64::from(pm);
         eg += i64::from(pe);
-        taper_scaled(mg, eg, pos.phase())
+        taper_units(mg, eg, pos.phase(), scale)
     }
-}
-
-/// [`super::weights::taper`] of sums in [`PATTERN_SCALE`]ths of a centi-man,
-/// giving centi-men. One division, rounding toward zero as the taper does,
-/// so the score of zero patterns is the features' score exactly and the
-/// colour mirror negates it exactly.
-#[inline(always)]
-pub(crate) fn taper_scaled(mg: i64, eg: i64, phase: i32) -> i32 {
-    let p = i64::from(phase.clamp(0, PHASE_MAX));
-    let max = i64::from(PHASE_MAX);
-    let blended = (mg * p + eg * (max - p)) / (max * i64::from(PATTERN_SCALE));
-    blended.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
 }
 
 impl<G: Patterns> Evaluator<G> for PatternEval<G> {
