@@ -211,8 +211,13 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    let err: Vec<String> = rx.try_iter().collect();
-    assert!(out.status.success(), "{err:?}");
+    // Every line: the reader ends when the exited run's stderr closes.
+    let err: Vec<String> = rx.iter().collect();
+    assert!(
+        out.status.success(),
+        "{err:?} {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(
         err.iter()
             .any(|l| l.contains("shard 2/2") && l.contains("again")),
