@@ -142,6 +142,7 @@ impl Patterns for Position {
         regions: REGIONS,
         squares: SQUARES,
         states: 3,
+        extends: None,
     };
 
     const DEFAULT_PATTERNS: &'static [u8] =
