@@ -1,8 +1,7 @@
 //! Evaluation speed: evaluations per second of the default feature weights
 //! (summed feature by feature), of the same weights compiled (the search's
 //! path), of the compiled features plus pattern weights (`--eval patterns`,
-//! with random non-zero pattern weights so no lookup is skipped; for
-//! Bashnya also with the diagonal runs zero, which reads the blocks only), of feature
+//! with random non-zero pattern weights so no lookup is skipped), of feature
 //! extraction into a vector (the tuner's path) and of material alone, over
 //! positions of both games.
 //!
@@ -89,24 +88,6 @@ where
                 .sum::<i64>()
         });
     });
-    // The same with the regions added to an earlier set zero (Bashnya's
-    // diagonal runs): the evaluation reads the earlier regions only.
-    let base = G::SET.base_len();
-    if base < n {
-        let cut = |v: &[i16]| [&v[..base], &vec![0; n - base]].concat();
-        let earlier =
-            PatternWeights::from_parts(weights.clone(), cut(pw.pattern_mg()), cut(pw.pattern_eg()))
-                .expect("random pattern weights in range");
-        let earlier = PatternEval::<G>::new(&earlier).expect("weights of the game");
-        group.bench_function("patterns_earlier_set", |b| {
-            b.iter(|| {
-                positions
-                    .iter()
-                    .map(|p| earlier.evaluate(black_box(p)) as i64)
-                    .sum::<i64>()
-            });
-        });
-    }
     group.bench_function("feature_vec", |b| {
         b.iter(|| {
             positions
