@@ -68,17 +68,6 @@ where
         G::KIND,
     )))
     .unwrap();
-    // The same weights with the regions added to an earlier set zero: the
-    // evaluation reads the earlier regions only, and still equals the plain
-    // reference over all of them.
-    let base = set.base_len();
-    let earlier = PatternWeights::from_parts(
-        weights.features().clone(),
-        [&weights.pattern_mg()[..base], &vec![0; set.len() - base]].concat(),
-        [&weights.pattern_eg()[..base], &vec![0; set.len() - base]].concat(),
-    )
-    .unwrap();
-    let earlier_eval = PatternEval::<G>::new(&earlier).unwrap();
     let features = G::select_eval(None, EvalKind::Features).unwrap();
     let mut states = vec![0usize; set.states as usize];
     for p in positions {
@@ -105,12 +94,6 @@ where
             p.to_text()
         );
         assert_eq!(eval.evaluate(&m), e, "mirror evaluation of {}", p.to_text());
-        assert_eq!(
-            earlier_eval.score_white(p),
-            earlier.score_white(p, &mirror),
-            "{}",
-            p.to_text()
-        );
         assert_eq!(zero.evaluate(p), features.evaluate(p), "{}", p.to_text());
     }
     // The random games reach every square state.
@@ -151,7 +134,7 @@ fn regions_cover_the_board_and_are_closed_under_turning() {
     check::<bushka::Position>(50);
     check::<bashnya::Position>(32);
     assert_eq!(region_set(GameKind::Bushka).len(), 16 * 6561);
-    assert_eq!(region_set(GameKind::Bashnya).len(), (21 + 25) * 6561);
+    assert_eq!(region_set(GameKind::Bashnya).len(), 21 * 6561);
 }
 
 /// The embedded file of each game, and whether its patterns are adopted.
@@ -173,13 +156,7 @@ fn embedded_defaults_are_trained_where_adopted_else_the_json_features() {
     for kind in [GameKind::Bushka, GameKind::Bashnya] {
         let (bytes, adopted) = embedded(kind);
         let w = PatternWeights::from_bytes(kind, bytes).unwrap();
-        // A file of the game's set is written back byte for byte; one of
-        // the earlier set it extends is written in the game's set.
-        let id = u32::from_le_bytes(bytes[16..20].try_into().unwrap());
-        if id == region_set(kind).id {
-            assert_eq!(w.to_bytes(), bytes);
-        }
-        assert_eq!(PatternWeights::from_bytes(kind, &w.to_bytes()).unwrap(), w);
+        assert_eq!(w.to_bytes(), bytes);
         // A game that has not adopted its patterns keeps its JSON features
         // and zero patterns; an adopted set is a trained one.
         assert_eq!(w.patterns_are_zero(), !adopted, "{}", kind.name());
@@ -465,53 +442,4 @@ fn eval_choice_reads_json_and_binary_files() {
         .unwrap();
     assert!(e.contains("bashnya"), "{e}");
     assert!(select_eval::<P>(Some("material"), EvalKind::Patterns).is_err());
-}
-
-/// Bashnya's set extends the blocks alone with the diagonal runs: a file of
-/// the blocks' set reads with the runs' weights zero, and evaluates as the
-/// blocks did (the runs are not read); a file of that set with another
-/// pattern count is refused.
-#[test]
-fn a_file_of_the_earlier_region_set_reads_with_the_added_regions_zero() {
-    type P = bashnya::Position;
-    let set = P::SET;
-    let (earlier, blocks) = set.extends.unwrap();
-    let base = set.base_len();
-    assert_eq!(base, blocks * set.configs());
-    let w = random_weights(GameKind::Bashnya, 21);
-    let zeros = vec![0i16; set.len() - base];
-    let expect = PatternWeights::from_parts(
-        w.features().clone(),
-        [&w.pattern_mg()[..base], &zeros].concat(),
-        [&w.pattern_eg()[..base], &zeros].concat(),
-    )
-    .unwrap();
-    // The earlier file: its id, its count and only its regions' weights
-    // (mg then eg, two bytes each).
-    let full = w.to_bytes();
-    let features = 8 * w.features().mg().len();
-    let body = &full[HEADER_LEN + features..];
-    let mut old = full[..HEADER_LEN + features].to_vec();
-    old[16..20].copy_from_slice(&earlier.to_le_bytes());
-    old[24..28].copy_from_slice(&(base as u32).to_le_bytes());
-    old.extend_from_slice(&body[..2 * base]);
-    old.extend_from_slice(&body[2 * set.len()..][..2 * base]);
-    resum(&mut old);
-    let read = PatternWeights::from_bytes(GameKind::Bashnya, &old).unwrap();
-    assert_eq!(read, expect);
-    // The same file claiming the full count is refused by name.
-    let mut wrong = old.clone();
-    wrong[24..28].copy_from_slice(&(set.len() as u32).to_le_bytes());
-    resum(&mut wrong);
-    let e = PatternWeights::from_bytes(GameKind::Bashnya, &wrong).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            PatternFileError::Count {
-                what: "pattern",
-                ..
-            }
-        ),
-        "{e}"
-    );
 }

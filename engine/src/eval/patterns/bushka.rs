@@ -142,7 +142,6 @@ impl Patterns for Position {
         regions: REGIONS,
         squares: SQUARES,
         states: 3,
-        extends: None,
     };
 
     const DEFAULT_PATTERNS: &'static [u8] =

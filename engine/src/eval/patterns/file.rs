@@ -19,10 +19,6 @@
 //! pattern weights multiplied by [`PATTERN_SCALE`]; files are written as
 //! version 2.
 //!
-//! A file of the earlier region set that the game's set extends
-//! ([`super::RegionSet::extends`]) is read with the added regions' weights
-//! zero; files are written with the game's set.
-//!
 //! A file is refused, with a one-line message naming the problem, when it is
 //! shorter than the header, has another magic, version, game or region set,
 //! other counts than the game's, a length other than the counts give, a
@@ -329,22 +325,16 @@ impl PatternWeights {
         }
         let set = region_set(kind);
         let id = u32_at(bytes, 16);
-        // The game's set, or the earlier set it extends (read with the
-        // added regions' weights zero).
-        let patterns = match set.extends {
-            _ if id == set.id => set.len(),
-            Some((earlier, _)) if id == earlier => set.base_len(),
-            _ => {
-                return Err(PatternFileError::RegionSet {
-                    found: id,
-                    expected: set.id,
-                    name: set.name,
-                })
-            }
-        };
+        if id != set.id {
+            return Err(PatternFileError::RegionSet {
+                found: id,
+                expected: set.id,
+                name: set.name,
+            });
+        }
         let features = crate::eval::weights::names_of(kind).len();
         let (f, p) = (u32_at(bytes, 20), u32_at(bytes, 24));
-        for (what, found, expected) in [("feature", f, features), ("pattern", p, patterns)] {
+        for (what, found, expected) in [("feature", f, features), ("pattern", p, set.len())] {
             if found as usize != expected {
                 return Err(PatternFileError::Count {
                     what,
@@ -357,7 +347,7 @@ impl PatternWeights {
         if reserved != 0 {
             return Err(PatternFileError::Reserved(reserved));
         }
-        let expected = HEADER_LEN + 8 * features + 4 * patterns;
+        let expected = HEADER_LEN + 8 * features + 4 * set.len();
         if bytes.len() != expected {
             return Err(PatternFileError::Length {
                 kind: if bytes.len() < expected {
@@ -388,14 +378,12 @@ impl PatternWeights {
         let weights = Weights::from_vectors(kind, fmg.to_vec(), feg.to_vec()).map_err(|_| {
             PatternFileError::OutOfRange(format!("a feature weight (at most {MAX_WEIGHT})"))
         })?;
-        let (pmg, peg) = shorts.split_at(patterns);
-        let (mut pmg, mut peg) = if version == 1 {
+        let (pmg, peg) = shorts.split_at(set.len());
+        let (pmg, peg) = if version == 1 {
             (scale_version_one(pmg, "mg")?, scale_version_one(peg, "eg")?)
         } else {
             (pmg.to_vec(), peg.to_vec())
         };
-        pmg.resize(set.len(), 0);
-        peg.resize(set.len(), 0);
         PatternWeights::from_parts(weights, pmg, peg)
     }
 

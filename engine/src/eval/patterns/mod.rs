@@ -41,12 +41,6 @@ pub struct RegionSet {
     pub squares: usize,
     /// States a square can be in (the base of the index).
     pub states: u32,
-    /// The earlier set this one extends, `(id, regions)`: its regions are
-    /// this set's first ones, in the same order. A weights file of that set
-    /// is read with the added regions' weights zero, and an evaluation
-    /// whose added regions' weights are all zero reads the earlier regions
-    /// only ([`Patterns::for_each_base_pattern`]), at the earlier cost.
-    pub extends: Option<(u32, usize)>,
 }
 
 impl RegionSet {
@@ -58,15 +52,6 @@ impl RegionSet {
     /// Pattern parameters of the game: `regions * configs`.
     pub const fn len(&self) -> usize {
         self.regions * self.configs()
-    }
-
-    /// Pattern parameters of the earlier set this one extends (all of them
-    /// when it extends none).
-    pub const fn base_len(&self) -> usize {
-        match self.extends {
-            Some((_, regions)) => regions * self.configs(),
-            None => self.len(),
-        }
     }
 
     /// False: a region set always has parameters (for clippy's `len` rule).
@@ -107,13 +92,6 @@ pub trait Patterns: Features {
     /// Calls `f` with the parameter index (`region * configs + config`) of
     /// every region's configuration, computed from the bitboards.
     fn for_each_pattern<F: FnMut(usize)>(&self, f: F);
-
-    /// The same for the regions of the earlier set this one extends
-    /// ([`RegionSet::extends`]; all regions when it extends none).
-    #[inline(always)]
-    fn for_each_base_pattern<F: FnMut(usize)>(&self, f: F) {
-        self.for_each_pattern(f);
-    }
 
     /// The features evaluator of `weights` as a source of `(mg, eg)` sums
     /// (`None` for weights of another game).
@@ -186,9 +164,6 @@ pub struct PatternEval<G: Patterns> {
     /// `theta[i] - theta[mirror(i)]` for every index `i`, `[mg, eg]`
     /// (inside `i16`: each parameter is at most [`MAX_PATTERN_WEIGHT`]).
     table: Vec<[i16; 2]>,
-    /// Whether the regions added to an earlier set all have zero weights,
-    /// so that only the earlier set's regions are read.
-    base_only: bool,
 }
 
 impl<G: Patterns> PatternEval<G> {
@@ -212,13 +187,7 @@ impl<G: Patterns> PatternEval<G> {
                 [d(mg), d(eg)]
             })
             .collect();
-        let base = G::SET.base_len();
-        let base_only = mg[base..].iter().chain(&eg[base..]).all(|&w| w == 0);
-        Some(PatternEval {
-            features,
-            table,
-            base_only,
-        })
+        Some(PatternEval { features, table })
     }
 
     /// White's score: features and patterns, tapered.
@@ -229,17 +198,12 @@ impl<G: Patterns> PatternEval<G> {
         let (mut mg, mut eg) = (mg * scale, eg * scale);
         let (mut pm, mut pe) = (0i32, 0i32);
         let table = &self.table[..];
-        let mut add = |i: usize| {
+        pos.for_each_pattern(|i| {
             if let Some(&[m, e]) = table.get(i) {
                 pm += i32::from(m);
                 pe += i32::from(e);
             }
-        };
-        if self.base_only {
-            pos.for_each_base_pattern(&mut add);
-        } else {
-            pos.for_each_pattern(&mut add);
-        }
+        });
         mg += i64::from(pm);
         eg += i64::from(pe);
         taper_units(mg, eg, pos.phase(), scale)
