@@ -332,6 +332,10 @@ pub struct TimeProfile {
     pub allotted: f64,
     /// Largest share of its clock a side used in one game.
     pub max_share: f64,
+    /// The least time a side had left right after one of its moves, before
+    /// the increment, in seconds: the margin kept from losing on time
+    /// (negative after an overrun; `None` before any move was read).
+    pub min_left: Option<f64>,
     /// By a side's move number (0 for its first move): moves seen, their
     /// total time and the longest, in seconds.
     pub per_move: Vec<(u64, f64, f64)>,
@@ -366,6 +370,10 @@ impl TimeProfile {
                 slot.0 += 1;
                 slot.1 += t;
                 slot.2 = slot.2.max(t);
+                // Left after the move: all given before it (this move's
+                // period begun, the increments of the moves before) less all used.
+                let left = clock.allotted().as_secs_f64() - clock.used.as_secs_f64() - t;
+                self.min_left = Some(self.min_left.map_or(left, |m| m.min(left)));
                 clock.used += Duration::from_secs_f64(t);
                 clock.moves += 1;
             }
@@ -433,6 +441,9 @@ mod tests {
         assert!((p.per_move[0].1 - 0.5).abs() < 1e-9 && (p.per_move[0].2 - 0.3).abs() < 1e-9);
         // White: 0.3 s of 1 + 2 x 0.1; Black: 0.3 s of 1 + 0.1.
         assert!((p.used - 0.6).abs() < 1e-6 && (p.allotted - 2.3).abs() < 1e-6);
+        // The least left after a move: Black's 1 - 0.3 (White kept 0.8
+        // after either move: 1 - 0.2, then 1 + 0.1 - 0.3).
+        assert!((p.min_left.unwrap() - 0.7).abs() < 1e-6, "{:?}", p.min_left);
         assert!(p
             .csv()
             .starts_with("move,moves,mean_ms,max_ms\n1,2,250.000,300.000\n"));

@@ -21,12 +21,13 @@ pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> R
         bail!("no game on a clock with annotated moves (selfplay tc=... --annotate)");
     }
     outln!(
-        "{} games, {} on a clock: {} lost on time, {:.1}% of the time given used (most by a side in one game {:.1}%)",
+        "{} games, {} on a clock: {} lost on time, {:.1}% of the time given used (most by a side in one game {:.1}%), the least left after a move {:.3} s",
         profile.games,
         profile.timed,
         profile.forfeits,
         100.0 * profile.share(),
-        100.0 * profile.max_share
+        100.0 * profile.max_share,
+        profile.min_left.unwrap_or(0.0)
     );
     if let Some(path) = csv {
         selfplay::output::write_atomic(path, &profile.csv()).map_err(anyhow::Error::msg)?;

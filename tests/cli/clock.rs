@@ -176,3 +176,51 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `bushka pdn clock` on a fixed annotated game: the forfeits, the share of
+/// the clock used, the most by a side, the least time left after a move,
+/// the CSV by move number and the chart; a file without clocks is refused.
+#[test]
+fn pdn_clock_reports_time_use_and_the_least_time_left() {
+    let dir = temp_dir("pdn-clock");
+    let pdn = dir.join("g.pdn");
+    // White on 2+0.5: 1.5 s, then 0.75 s (left 0.5, then 2.5 - 2.25 = 0.25).
+    // Black: 0.5 s, then 0.25 s (left 1.5, then 1.75).
+    std::fs::write(
+        &pdn,
+        "[GameType \"bushka\"]\n[TimeControl \"2+0.5\"]\n[Result \"*\"]\n\n\
+         1. ig6 {+0.38/11 1.500s} f98 {-0.39/10 0.500s} 2. gf6 {+0.46/11 0.750s} \
+         f87x {-0.37/1 0.250s} *\n",
+    )
+    .unwrap();
+    let (csv, png) = (dir.join("t.csv"), dir.join("t.png"));
+    let (ok, out, err) = run(&[
+        "pdn",
+        "clock",
+        pdn.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    // Used 3.0 s of 2 x (2 + 2 x 0.5) = 6 s; White 2.25 of 3.
+    assert_eq!(
+        out.trim(),
+        "1 games, 1 on a clock: 0 lost on time, 50.0% of the time given used \
+         (most by a side in one game 75.0%), the least left after a move 0.250 s"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "move,moves,mean_ms,max_ms\n1,2,1000.000,1500.000\n2,2,500.000,750.000\n"
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let bare = dir.join("bare.pdn");
+    std::fs::write(&bare, "[GameType \"bushka\"]\n\n1. ig6 f98 *\n").unwrap();
+    let (ok, _, err) = run(&["pdn", "clock", bare.to_str().unwrap()]);
+    assert!(
+        !ok && err.lines().count() == 1 && err.contains("no game on a clock"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
