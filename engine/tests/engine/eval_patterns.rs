@@ -69,7 +69,8 @@ where
     )))
     .unwrap();
     let features = G::select_eval(None, EvalKind::Features).unwrap();
-    let mut states = vec![0usize; set.states as usize];
+    // How often each (region kind, state) is seen, a kind being its base.
+    let mut states = std::collections::BTreeMap::<(u32, u32), usize>::new();
     for p in positions {
         let fast = fast_indices(p);
         assert_eq!(fast, plain_indices(p), "{}", p.to_text());
@@ -83,8 +84,12 @@ where
         mirrored.sort_unstable();
         of_mirror.sort_unstable();
         assert_eq!(mirrored, of_mirror, "{}", p.to_text());
-        for &sq in regions.iter().flat_map(|r| r.iter()) {
-            states[p.square_state(sq) as usize] += 1;
+        for (r, squares) in regions.iter().enumerate() {
+            for &sq in *squares {
+                let state = p.square_state(r, sq);
+                assert!(state < G::region_states(r));
+                *states.entry((G::region_states(r), state)).or_default() += 1;
+            }
         }
         let e = eval.evaluate(p);
         assert_eq!(
@@ -97,7 +102,12 @@ where
         assert_eq!(zero.evaluate(p), features.evaluate(p), "{}", p.to_text());
     }
     // The random games reach every square state.
-    assert!(states.iter().all(|&n| n > 0), "{states:?}");
+    for r in 0..set.regions {
+        let base = G::region_states(r);
+        for state in 0..base {
+            assert!(states.contains_key(&(base, state)), "{states:?}");
+        }
+    }
 }
 
 #[test]
@@ -118,8 +128,9 @@ fn bashnya_fast_indices_and_evaluation_match_the_plain_ones() {
 fn regions_cover_the_board_and_are_closed_under_turning() {
     fn check<G: Patterns>(board: usize) {
         let mut covered = std::collections::BTreeSet::new();
-        for r in G::regions() {
-            assert_eq!(r.len(), G::SET.squares);
+        for (i, r) in G::regions().iter().enumerate() {
+            let configs = (G::region_states(i) as usize).pow(r.len() as u32);
+            assert_eq!(configs, G::SET.configs);
             covered.extend(r.iter().copied());
             let turned: std::collections::BTreeSet<u8> =
                 r.iter().map(|&s| G::turn_square(s)).collect();
@@ -134,7 +145,7 @@ fn regions_cover_the_board_and_are_closed_under_turning() {
     check::<bushka::Position>(50);
     check::<bashnya::Position>(32);
     assert_eq!(region_set(GameKind::Bushka).len(), 16 * 6561);
-    assert_eq!(region_set(GameKind::Bashnya).len(), 21 * 6561);
+    assert_eq!(region_set(GameKind::Bashnya).len(), (21 + 15) * 6561);
 }
 
 /// The embedded file of each game, and whether its patterns are adopted.

@@ -140,8 +140,7 @@ impl Patterns for Position {
         id: 0x4255_0001,
         name: "bushka-4x4-men",
         regions: REGIONS,
-        squares: SQUARES,
-        states: 3,
+        configs: CONFIGS,
     };
 
     const DEFAULT_PATTERNS: &'static [u8] =
@@ -153,7 +152,11 @@ impl Patterns for Position {
         &REGION_SLICES
     }
 
-    fn square_state(&self, sq: u8) -> u32 {
+    fn region_states(_region: usize) -> u32 {
+        3
+    }
+
+    fn square_state(&self, _region: usize, sq: u8) -> u32 {
         let bit = 1u64 << sq;
         if self.men(Color::White) & bit != 0 {
             1
@@ -164,7 +167,7 @@ impl Patterns for Position {
         }
     }
 
-    fn swap_state(state: u32) -> u32 {
+    fn swap_state(_region: usize, state: u32) -> u32 {
         [0, 2, 1][state as usize % 3]
     }
 

@@ -37,21 +37,22 @@ pub struct RegionSet {
     pub name: &'static str,
     /// Number of regions.
     pub regions: usize,
-    /// Squares in each region.
-    pub squares: usize,
-    /// States a square can be in (the base of the index).
-    pub states: u32,
+    /// Configurations of every region: `states ^ squares` of its kind
+    /// ([`Patterns::region_states`]); regions of different kinds (more
+    /// squares with fewer states, or fewer with more) have the same count,
+    /// so that region `r`'s parameters start at `r * configs`.
+    pub configs: usize,
 }
 
 impl RegionSet {
-    /// Configurations of one region: `states ^ squares`.
+    /// Configurations of one region.
     pub const fn configs(&self) -> usize {
-        (self.states as usize).pow(self.squares as u32)
+        self.configs
     }
 
     /// Pattern parameters of the game: `regions * configs`.
     pub const fn len(&self) -> usize {
-        self.regions * self.configs()
+        self.regions * self.configs
     }
 
     /// False: a region set always has parameters (for clippy's `len` rule).
@@ -79,12 +80,18 @@ pub trait Patterns: Features {
     /// configuration is the state of its square `k`).
     fn regions() -> &'static [&'static [u8]];
 
-    /// The state of one square, `0..SET.states` (the plain reference; the
-    /// search uses [`Patterns::for_each_pattern`]).
-    fn square_state(&self, sq: u8) -> u32;
+    /// The number of states a square has in `region` (the base of its
+    /// digits): `region_states(r) ^ regions()[r].len()` is `SET.configs`.
+    fn region_states(region: usize) -> u32;
 
-    /// The state seen by the other colour: the same square with colours swapped.
-    fn swap_state(state: u32) -> u32;
+    /// The state of one square as `region` reads it,
+    /// `0..region_states(region)` (the plain reference; the search uses
+    /// [`Patterns::for_each_pattern`]).
+    fn square_state(&self, region: usize, sq: u8) -> u32;
+
+    /// The state seen by the other colour in `region`: the same square with
+    /// colours swapped.
+    fn swap_state(region: usize, state: u32) -> u32;
 
     /// The square turned 180 degrees about the centre of the board.
     fn turn_square(sq: u8) -> u8;
@@ -113,8 +120,9 @@ pub fn plain_indices<G: Patterns>(pos: &G) -> Vec<usize> {
         .iter()
         .enumerate()
         .map(|(r, squares)| {
+            let base = G::region_states(r) as usize;
             let config = squares.iter().rev().fold(0usize, |acc, &sq| {
-                acc * set.states as usize + pos.square_state(sq) as usize
+                acc * base + pos.square_state(r, sq) as usize
             });
             r * set.configs() + config
         })
@@ -133,12 +141,18 @@ pub fn mirror_table<G: Patterns>() -> Vec<u32> {
     let configs = set.configs();
     let mut out = vec![0u32; set.len()];
     for (r, squares) in regions.iter().enumerate() {
-        // The region made of the turned squares, and where each digit goes.
+        // A region of the same kind made of the turned squares, and where
+        // each digit goes.
         let turned: Vec<u8> = squares.iter().map(|&s| G::turn_square(s)).collect();
+        let base = G::region_states(r) as usize;
         let (m, target) = regions
             .iter()
             .enumerate()
-            .find(|(_, t)| t.len() == turned.len() && turned.iter().all(|s| t.contains(s)))
+            .find(|&(i, t)| {
+                G::region_states(i) as usize == base
+                    && t.len() == turned.len()
+                    && turned.iter().all(|s| t.contains(s))
+            })
             .expect("region set closed under turning the board");
         let place: Vec<usize> = turned
             .iter()
@@ -148,9 +162,9 @@ pub fn mirror_table<G: Patterns>() -> Vec<u32> {
             let mut rest = c;
             let mut mirrored = 0usize;
             for &p in &place {
-                let state = (rest % set.states as usize) as u32;
-                rest /= set.states as usize;
-                mirrored += G::swap_state(state) as usize * (set.states as usize).pow(p as u32);
+                let state = (rest % base) as u32;
+                rest /= base;
+                mirrored += G::swap_state(m, state) as usize * base.pow(p as u32);
             }
             out[r * configs + c] = (m * configs + mirrored) as u32;
         }
