@@ -38,8 +38,11 @@ pub struct TuneArgs {
     pub validation: f64,
     /// Regularisation toward the initial weights: they weigh as much as this
     /// many positions where a weight is one man away from them (0: none).
-    #[arg(long, default_value_t = tuner::train::DEFAULT_REGULARIZE)]
-    pub regularize: f64,
+    /// Default 1000 for `--eval features`, 0 for `--eval patterns` (a
+    /// pattern weight is seen in far fewer positions than 1000, and the pull
+    /// held nearly all of them at their start; docs/patterns.md).
+    #[arg(long)]
+    pub regularize: Option<f64>,
     /// Initial weights file (default: the compiled-in weights of the game).
     #[arg(long)]
     pub init: Option<PathBuf>,
@@ -155,7 +158,11 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         lambda: args.lambda,
         k: args.k,
         freeze,
-        regularize: args.regularize,
+        regularize: args.regularize.unwrap_or(if patterns {
+            tuner::train::DEFAULT_REGULARIZE_PATTERNS
+        } else {
+            tuner::train::DEFAULT_REGULARIZE
+        }),
         progress: !args.quiet,
     };
     let outcome = if patterns {
