@@ -114,7 +114,7 @@ fn shallow_bench_signatures_are_pinned() {
     for (game, eval, nodes) in [
         ("bushka", "auto", "169062"),
         ("bushka", "features", "132861"),
-        ("bashnya", "auto", "38064"),
+        ("bashnya", "auto", "35512"),
         ("bashnya", "features", "43021"),
     ] {
         let o = bushka(&["bench", "--game", game, "--depth", "6", "--eval", eval]);
