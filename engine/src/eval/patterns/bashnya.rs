@@ -110,20 +110,25 @@ const _: () = {
     }
 };
 
+/// The base-`base` number whose digit `k` is bit `k` of the nibble `b`.
+const fn spread(b: usize, base: u16) -> u16 {
+    let (mut v, mut p, mut k) = (0u16, 1u16, 0);
+    while k < 4 {
+        if b & (1 << k) != 0 {
+            v += p;
+        }
+        p *= base;
+        k += 1;
+    }
+    v
+}
+
 /// `BASE9[b]`: the base-9 number whose digit `k` is bit `k` of `b`.
 const BASE9: [u16; 16] = {
     let mut t = [0u16; 16];
     let mut b = 0;
     while b < 16 {
-        let (mut v, mut p, mut k) = (0u16, 1u16, 0);
-        while k < 4 {
-            if b & (1 << k) != 0 {
-                v += p;
-            }
-            p *= 9;
-            k += 1;
-        }
-        t[b] = v;
+        t[b] = spread(b, 9);
         b += 1;
     }
     t
@@ -157,15 +162,8 @@ const TOPS: [u16; 256] = {
     let mut t = [0u16; 256];
     let mut b = 0;
     while b < 256 {
-        let (mut v, mut p, mut k) = (0u16, 1u16, 0);
-        while k < 4 {
-            if b & (1 << k) != 0 {
-                v += p * if b & (16 << k) != 0 { 2 } else { 1 };
-            }
-            p *= 3;
-            k += 1;
-        }
-        t[b] = v;
+        // An occupied square's digit is 1, plus 1 when its commander is black.
+        t[b] = spread(b & 15, 3) + spread(b & (b >> 4) & 15, 3);
         b += 1;
     }
     t
