@@ -20,14 +20,18 @@ pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> R
     if profile.timed == 0 {
         bail!("no game on a clock with annotated moves (selfplay tc=... --annotate)");
     }
+    // No move time read (comments without `time`): say so, not zero.
+    let least = profile.min_left.map_or_else(
+        || "not known (no move time in the comments)".to_string(),
+        |s| format!("{s:.3} s"),
+    );
     outln!(
-        "{} games, {} on a clock: {} lost on time, {:.1}% of the time given used (most by a side in one game {:.1}%), the least left after a move {:.3} s",
+        "{} games, {} on a clock: {} lost on time, {:.1}% of the time given used (most by a side in one game {:.1}%), the least left after a move {least}",
         profile.games,
         profile.timed,
         profile.forfeits,
         100.0 * profile.share(),
         100.0 * profile.max_share,
-        profile.min_left.unwrap_or(0.0)
     );
     if let Some(path) = csv {
         selfplay::output::write_atomic(path, &profile.csv()).map_err(anyhow::Error::msg)?;

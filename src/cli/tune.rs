@@ -158,11 +158,9 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         lambda: args.lambda,
         k: args.k,
         freeze,
-        regularize: args.regularize.unwrap_or(if patterns {
-            tuner::train::DEFAULT_REGULARIZE_PATTERNS
-        } else {
-            tuner::train::DEFAULT_REGULARIZE
-        }),
+        regularize: args
+            .regularize
+            .unwrap_or(tuner::train::default_regularize(patterns)),
         progress: !args.quiet,
     };
     let outcome = if patterns {
@@ -172,7 +170,7 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
     };
     // The files first: a reader that closed the pipe must not cost the result.
     write_outputs(args, &outcome)?;
-    report(&outcome, &loaded)
+    report(&outcome, &loaded, cfg.regularize)
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature
@@ -237,9 +235,10 @@ fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
 }
 
 /// Prints K, the losses and the exercised weights.
-fn report(o: &TuneOutcome, loaded: &tuner::Loaded) -> Result<()> {
+fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
     let how = if o.k_fitted { "fitted" } else { "given" };
     outln!("k = {:.4} ({how})", o.k);
+    outln!("pull toward the initial weights: {pull} positions (--regularize)");
     let (first, last) = (o.curve.first(), o.curve.last());
     if let (Some(a), Some(b)) = (first, last) {
         outln!(

@@ -317,6 +317,11 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         let text = stdout(&o);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(out.exists(), "{text}");
+        // A feature fit is pulled toward its start by default.
+        assert!(
+            text.contains("pull toward the initial weights: 1000 positions"),
+            "{text}"
+        );
         let (n, line) = pending(&text);
         assert!(n > 0, "{line}");
         if captures == "resolve" {
@@ -334,15 +339,45 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     }
     // Resolved capture lines add positions (their quiet ends) to the set.
     assert!(kept[1] >= kept[0], "{kept:?}");
+    // A pattern fit is not pulled by default (the pull held every weight at
+    // its start, docs/patterns.md); `--regularize` still sets it.
+    for (extra, pull) in [(None, "0"), (Some("250"), "250")] {
+        let out = dir.join(format!("p{pull}.patterns"));
+        let mut args = vec![
+            "tune",
+            "--game",
+            "bashnya",
+            "--eval",
+            "patterns",
+            "--data",
+            data_s,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--quiet",
+        ];
+        if let Some(r) = extra {
+            args.extend(["--regularize", r]);
+        }
+        let o = bushka(&args);
+        let text = stdout(&o);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.exists(), "{text}");
+        let want = format!("pull toward the initial weights: {pull} positions");
+        assert!(text.contains(&want), "{text}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn the_eval_option_chooses_the_evaluation_and_bad_weights_files_are_named() {
-    // The embedded pattern weights are zero: the same search, the same score.
+    // The default is the pattern evaluation: the same search, the same
+    // score; the features search another tree.
     let a = bushka(&["analyze", "--depth", "3"]);
     let b = bushka(&["analyze", "--depth", "3", "--eval", "patterns"]);
-    assert!(a.status.success() && b.status.success());
+    let c = bushka(&["analyze", "--depth", "3", "--eval", "features"]);
+    assert!(a.status.success() && b.status.success() && c.status.success());
     // Scores, node counts and lines agree; the times may not.
     let shape = |o: &Output| -> Vec<String> {
         stdout(o)
@@ -362,6 +397,7 @@ fn the_eval_option_chooses_the_evaluation_and_bad_weights_files_are_named() {
             .collect()
     };
     assert_eq!(shape(&a), shape(&b));
+    assert_ne!(shape(&a), shape(&c));
     refused(&["analyze", "--eval", "neural"], "neural");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("w.patterns");

@@ -203,6 +203,16 @@ pub const DEFAULT_REGULARIZE: f64 = 1000.0;
 /// and the best validation epoch guard against overfitting.
 pub const DEFAULT_REGULARIZE_PATTERNS: f64 = 0.0;
 
+/// The default pull for a fit of pattern weights (`patterns`) or of the
+/// feature weights: [`DEFAULT_REGULARIZE_PATTERNS`] or [`DEFAULT_REGULARIZE`].
+pub fn default_regularize(patterns: bool) -> f64 {
+    if patterns {
+        DEFAULT_REGULARIZE_PATTERNS
+    } else {
+        DEFAULT_REGULARIZE
+    }
+}
+
 /// Settings of a tuning run.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
@@ -218,7 +228,9 @@ pub struct TuneConfig {
     pub k: Option<f64>,
     /// Features whose weights stay at their initial values (indices).
     pub freeze: Vec<usize>,
-    /// Regularisation toward the initial weights (see [`Trainer::regularize`]).
+    /// Regularisation toward the initial weights (see [`Trainer::regularize`]);
+    /// [`TuneConfig::default`] has the features' default, a pattern fit
+    /// takes [`default_regularize`]`(true)`.
     pub regularize: f64,
     /// Show a progress bar.
     pub progress: bool,
