@@ -182,33 +182,43 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
         .and_then(|t| t.strip_suffix(')'))
         .unwrap_or_else(|| panic!("no job name in '{first}'"))
         .to_string();
+    // Shard 2's job is found in the queue first, so that the cancel follows
+    // its first finished game at once: a shard of depth-3 games ends within
+    // a second, and a queue query between the game and the cancel could
+    // outlast the rest of it.
+    let t = Instant::now();
+    let job = loop {
+        let q = Command::new("squeue")
+            .args(["-h", "-r", "--name", &name, "-o", "%i|%K"])
+            .env("SLURM_CONF", &conf)
+            .output()
+            .unwrap();
+        let listing = String::from_utf8_lossy(&q.stdout).into_owned();
+        if let Some(job) = listing.lines().find_map(|l| l.strip_suffix("|2")) {
+            break job.to_string();
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "shard 2 not in the queue: {listing}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
     // Shard 2 is cancelled once it has written a game and before its summary.
     let pdn = dir.join("run").join("shard-2.pdn");
     let t = Instant::now();
     while complete_games(&pdn) < 1 && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(2));
     }
-    assert!(
-        !dir.join("run").join("shard-2.json").exists(),
-        "shard 2 ended too soon to kill"
-    );
-    let q = Command::new("squeue")
-        .args(["-h", "-r", "--name", &name, "-o", "%i|%K"])
-        .env("SLURM_CONF", &conf)
-        .output()
-        .unwrap();
-    let listing = String::from_utf8_lossy(&q.stdout).into_owned();
-    let job = listing
-        .lines()
-        .find_map(|l| l.strip_suffix("|2"))
-        .unwrap_or_else(|| panic!("shard 2 not in the queue: {listing}"))
-        .to_string();
     let killed_at = complete_games(&pdn);
     let status = Command::new("scancel")
         .arg(&job)
         .env("SLURM_CONF", &conf)
         .status()
         .unwrap();
+    assert!(
+        !dir.join("run").join("shard-2.json").exists(),
+        "shard 2 ended too soon to kill"
+    );
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
     // Every line: the reader ends when the exited run's stderr closes.
