@@ -63,13 +63,19 @@ const BLOCK_TABLE: [[u8; BLOCK_SQUARES]; BLOCKS] = {
     t
 };
 
-/// The squares of every window in digit order: rank by rank upwards, left to right.
+/// The squares of every window in digit order: the block at its rank, then
+/// the block two ranks up (the order [`Patterns::for_each_pattern`] reads).
 const WINDOW_TABLE: [[u8; WINDOW_SQUARES]; WINDOWS] = {
     let mut t = [[0u8; WINDOW_SQUARES]; WINDOWS];
     let mut w = 0;
     while w < WINDOWS {
-        let s = (4 * (w / ACROSS) + w % ACROSS) as u8;
-        t[w] = [s, s + 1, s + 4, s + 5, s + 8, s + 9, s + 12, s + 13];
+        let (low, high) = (BLOCK_TABLE[w], BLOCK_TABLE[w + 2 * ACROSS]);
+        let mut k = 0;
+        while k < BLOCK_SQUARES {
+            t[w][k] = low[k];
+            t[w][BLOCK_SQUARES + k] = high[k];
+            k += 1;
+        }
         w += 1;
     }
     t
