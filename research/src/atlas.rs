@@ -50,6 +50,9 @@ pub struct AtlasConfig {
     pub shard: Option<Shard>,
 }
 
+/// The most games a line may ask for.
+pub const MAX_GAMES: usize = 1_000_000;
+
 impl Default for AtlasConfig {
     fn default() -> Self {
         AtlasConfig {
@@ -75,8 +78,17 @@ impl AtlasConfig {
                 self.plies
             ));
         }
-        if self.games == 0 {
-            return Err("--games 0: expected at least 2 games a line".into());
+        if !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(format!(
+                "--games {}: expected 1 to {MAX_GAMES} games a line",
+                self.games
+            ));
+        }
+        if !(1..=1024).contains(&self.concurrency) {
+            return Err(format!(
+                "--concurrency {}: expected 1 to 1024",
+                self.concurrency
+            ));
         }
         if self.search_depth == 0 || self.search_depth > 40 {
             return Err(format!(
@@ -444,12 +456,20 @@ fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), 
 pub fn append_result(file: &Path, r: &LineResult) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: {e}", file.display());
     let text = serde_json::to_string(r).map_err(|e| e.to_string())?;
-    // A line cut short by a kill (never read as a result) is cut off first.
-    let keep = match std::fs::read(file) {
-        Ok(bytes) => bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(io(e)),
     };
+    let mut keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    // A last line without its line break is a result if it reads as one (a
+    // file edited by hand): it is kept and ended. Else it was cut short by a
+    // kill (never read as a result) and is cut off.
+    let mut start = "";
+    if keep < bytes.len() && serde_json::from_slice::<LineResult>(&bytes[keep..]).is_ok() {
+        keep = bytes.len();
+        start = "\n";
+    }
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -458,7 +478,8 @@ pub fn append_result(file: &Path, r: &LineResult) -> Result<(), String> {
     if f.metadata().map_err(io)?.len() != keep as u64 {
         f.set_len(keep as u64).map_err(io)?;
     }
-    f.write_all(format!("{text}\n").as_bytes()).map_err(io)?;
+    f.write_all(format!("{start}{text}\n").as_bytes())
+        .map_err(io)?;
     f.sync_data().map_err(io)
 }
 

@@ -287,7 +287,7 @@ impl ClockStats {
         let used = rec
             .tag(&used_tag)
             .and_then(|t| t.parse::<f64>().ok())
-            .filter(|u| u.is_finite() && *u >= 0.0)
+            .filter(|u| readable_seconds(*u))
             .ok_or_else(|| format!("game {} has no readable [{used_tag}]", rec.round))?;
         let offset = usize::from(rec.first_mover() == Color::Black);
         let own = usize::from(side == Color::Black);
@@ -314,7 +314,17 @@ pub fn annotated_time(comment: &str) -> Option<f64> {
         .strip_suffix('s')?
         .parse::<f64>()
         .ok()
-        .filter(|t| t.is_finite() && *t >= 0.0)
+        .filter(|t| readable_seconds(*t))
+}
+
+/// The most seconds a record may say a move or a clock used (about 31
+/// years; a time control is at most a day): a larger figure is not a time.
+const MAX_RECORDED_SECONDS: f64 = 1e9;
+
+/// Whether `t` read from a record can be a time used: finite, not negative,
+/// not more than [`MAX_RECORDED_SECONDS`].
+fn readable_seconds(t: f64) -> bool {
+    (0.0..=MAX_RECORDED_SECONDS).contains(&t)
 }
 
 /// How engines spent their clocks over a set of annotated games.
@@ -423,6 +433,24 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn only_times_a_clock_could_hold_are_read() {
+        assert_eq!(annotated_time("+0.10/3 0.200s"), Some(0.2));
+        assert_eq!(annotated_time("0s"), Some(0.0));
+        for bad in ["1e20s", "-1s", "NaNs", "infs", "0.2", "x"] {
+            assert_eq!(annotated_time(bad), None, "{bad}");
+        }
+        // A record saying so is not a crash when profiled.
+        let text = "[TimeControl \"10\"]\n\n1. a1 {1e20s} b2 {0.5s} 1-0\n";
+        let rec = crate::pdn::PdnReader::new(text.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap();
+        let mut p = TimeProfile::default();
+        p.add(&rec);
+        assert_eq!(p.games, 1);
     }
 
     #[test]

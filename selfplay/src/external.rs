@@ -4,7 +4,7 @@ use crate::player::{Choice, Forfeit, Player};
 use crate::spec::EngineSpec;
 use engine::hub::quote;
 use engine::record::GameRecord;
-use engine::search::{Clock, Score};
+use engine::search::{Clock, Score, MATE_BOUND, MAX_PLY};
 use engine::Game;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -153,13 +153,19 @@ fn value_of(line: &str, key: &str) -> Option<String> {
         .and_then(|(_, v)| v)
 }
 
+/// A score from another program: `winN`/`lossN` within the search's ply
+/// limit (else not read), centi-men held below the win scores.
 fn parse_score(s: &str) -> Option<Score> {
+    let plies = |n: &str| n.parse::<u32>().ok().filter(|&n| n as usize <= MAX_PLY);
     if let Some(n) = s.strip_prefix("win") {
-        n.parse().ok().map(Score::Win)
+        plies(n).map(Score::Win)
     } else if let Some(n) = s.strip_prefix("loss") {
-        n.parse().ok().map(Score::Loss)
+        plies(n).map(Score::Loss)
     } else {
-        s.parse().ok().map(Score::Cp)
+        let most = MATE_BOUND - 1;
+        s.parse::<i32>()
+            .ok()
+            .map(|c| Score::Cp(c.clamp(-most, most)))
     }
 }
 
@@ -259,5 +265,34 @@ impl<G: Game> Drop for ExternalPlayer<G> {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_of_other_programs_stay_in_range() {
+        assert_eq!(parse_score("win7"), Some(Score::Win(7)));
+        assert_eq!(parse_score("loss0"), Some(Score::Loss(0)));
+        assert_eq!(parse_score("-35"), Some(Score::Cp(-35)));
+        // Beyond the ply limit a win is not a score of ours; it is not read.
+        assert_eq!(parse_score(&format!("win{}", MAX_PLY + 1)), None);
+        assert_eq!(parse_score("win2147483648"), None);
+        assert_eq!(parse_score("loss4294967295"), None);
+        // Centi-men never reach the win scores.
+        let most = MATE_BOUND - 1;
+        assert_eq!(parse_score("2147483647"), Some(Score::Cp(most)));
+        assert_eq!(parse_score("-2147483648"), Some(Score::Cp(-most)));
+        for s in ["2147483647", "-2147483648", "win128", "loss128"] {
+            let v = parse_score(s).unwrap().internal();
+            assert!(
+                v.checked_neg().is_some() && v.abs() <= engine::search::MATE,
+                "{s}"
+            );
+        }
+        assert_eq!(parse_score("win"), None);
+        assert_eq!(parse_score("x"), None);
     }
 }

@@ -27,6 +27,10 @@ pub struct MoveNote {
     pub time: Duration,
 }
 
+/// The most moves win adjudication may ask for (longer than any game the
+/// ply limits allow).
+pub const MAX_WIN_MOVES: usize = 100_000;
+
 /// The harness's limits; all recorded with every game (docs/rules.md 1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Adjudication {
@@ -268,7 +272,7 @@ pub fn play_timed<G: Game>(
                 (None, _) => (None, 0),
             };
             if let (Some(w), n) = agree {
-                if n >= 2 * adj.win_moves {
+                if n >= adj.win_moves.saturating_mul(2) {
                     let why = format!(
                         "adjudication: both engines score {} winning for {} moves",
                         w.name(),

@@ -9,7 +9,7 @@
 //! running is never counted. Merge refuses shards of different runs and
 //! names duplicated and missing shards.
 
-use crate::output::complete_games;
+use crate::output::{complete_games, has_content};
 use crate::pdn::PdnReader;
 use crate::shard::{RunInfo, RunOptions, Shard};
 use crate::tournament::{
@@ -349,6 +349,65 @@ pub struct MergeOutputs {
     pub json: Option<PathBuf>,
 }
 
+impl MergeOutputs {
+    /// Refuses outputs that would destroy a file: two outputs named alike,
+    /// an output that is one of the shards' files, or an existing file that
+    /// holds something other than a merge of run `run_id` (merging the same
+    /// run again, as `bushka cluster selfplay` does while shards finish and
+    /// when resumed, rewrites its own files).
+    pub fn check(&self, run_id: &str, parts: &[ShardPart]) -> Result<(), String> {
+        let mut named: Vec<(String, Option<&Path>)> = vec![
+            ("the merged PDN".into(), Some(self.pdn.as_path())),
+            ("the merged data".into(), self.data.as_deref()),
+            ("the merged summary".into(), self.json.as_deref()),
+        ];
+        for p in parts {
+            named.push((
+                format!("shard {}'s summary", p.shard),
+                Some(p.json.as_path()),
+            ));
+            named.push((format!("shard {}'s PDN", p.shard), Some(p.pdn.as_path())));
+            named.push((format!("shard {}'s data", p.shard), p.data.as_deref()));
+        }
+        let labelled: Vec<(&str, Option<&Path>)> =
+            named.iter().map(|(l, p)| (l.as_str(), *p)).collect();
+        crate::output::distinct_outputs(&labelled)?;
+        let pdn_of_run = pdn_run_id(&self.pdn).as_deref() == Some(run_id);
+        let refuse = |path: &Path| {
+            Err(format!(
+                "{} exists and holds no merge of run {run_id}: name another file, or remove it",
+                path.display()
+            ))
+        };
+        if has_content(&self.pdn) && !pdn_of_run {
+            return refuse(&self.pdn);
+        }
+        // Data lines name no run: they belong to the PDN written with them.
+        if let Some(data) = self.data.as_deref().filter(|d| has_content(d)) {
+            if !pdn_of_run {
+                return refuse(data);
+            }
+        }
+        if let Some(json) = self.json.as_deref().filter(|j| has_content(j)) {
+            let id = std::fs::read_to_string(json)
+                .ok()
+                .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
+                .map(|s| s.run.id);
+            if id.as_deref() != Some(run_id) {
+                return refuse(json);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The run id of the first game of a PDN file, if it has one.
+fn pdn_run_id(path: &Path) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    let first = PdnReader::new(std::io::BufReader::new(file)).next()?.ok()?;
+    first.tag(RUN_ID_TAG).map(str::to_string)
+}
+
 fn io_err(e: String) -> std::io::Error {
     std::io::Error::other(e)
 }
@@ -362,6 +421,7 @@ pub fn merge<G: Game>(
     command: Vec<String>,
 ) -> Result<Summary, String> {
     let first = set.parts.first().ok_or("no shard summaries given")?;
+    out.check(&first.run.id, &set.parts)?;
     let plan = Plan::new(&first.run.options)?;
     let mut results = Vec::new();
     engine::files::write_atomic_with(&out.pdn, |w| {

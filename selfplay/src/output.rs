@@ -4,7 +4,7 @@ use crate::pdn::{GameRecord, PdnReader};
 use engine::data::DataLine;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// A file that every finished game is appended to and flushed.
@@ -41,9 +41,34 @@ pub fn has_content(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
 
+/// Refuses two outputs of one run named by the same path (`--pdn`, `--data`,
+/// `--json`, ...): one would replace the other. `outputs` pairs each option
+/// with its path, if given.
+pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    let key = |p: &Path| {
+        p.canonicalize()
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    let given: Vec<(&str, &Path, PathBuf)> = outputs
+        .iter()
+        .filter_map(|&(option, path)| path.map(|p| (option, p, key(p))))
+        .collect();
+    for (i, (a, path, k)) in given.iter().enumerate() {
+        if let Some((b, _, _)) = given[..i].iter().find(|(_, _, other)| other == k) {
+            return Err(format!(
+                "{b} and {a} name the same file {}: give each its own",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads the games of a PDN file back one at a time (never the whole file
-/// at once), after cutting the file after its last complete game (a game
-/// being written when the run was killed is dropped).
+/// at once) up to its last complete game, then cuts the file there (a game
+/// being written when the run was killed is dropped), unless `on_game`
+/// refused a game.
 pub fn recover_pdn(
     path: &Path,
     mut on_game: impl FnMut(GameRecord) -> Result<(), String>,
@@ -52,19 +77,22 @@ pub fn recover_pdn(
         return Ok(());
     }
     let end = complete_prefix(path)?;
+    let reader = BufReader::new(
+        File::open(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .take(end),
+    );
+    for g in PdnReader::new(reader) {
+        on_game(g.map_err(|e| format!("{}: {e}", path.display()))?)?;
+    }
+    // The torn end is cut only once every whole game has been accepted: a
+    // file refused is left as it was.
     let file = OpenOptions::new()
         .write(true)
         .open(path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     file.set_len(end)
-        .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
-    let reader = BufReader::new(
-        File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
-    );
-    for g in PdnReader::new(reader) {
-        on_game(g.map_err(|e| format!("{}: {e}", path.display()))?)?;
-    }
-    Ok(())
+        .map_err(|e| format!("cannot truncate {}: {e}", path.display()))
 }
 
 /// Byte length of the part of a PDN file made of complete games: each game
@@ -136,9 +164,15 @@ pub fn complete_games(text: &str) -> Vec<&str> {
 /// line kept. A game's lines are written as one block: should a game's block
 /// appear twice, the first is kept, and within it the first line of each
 /// ply. Memory is a set of game ids and one block's plies, not the file.
+///
+/// A stopped run leaves the lines of at most one game whose record is not in
+/// the PDN (the harness writes a game's data, then its record). Should the
+/// lines of more than `max_dropped` such games be found (a PDN file that is
+/// not the run's, say), nothing is rewritten and the answer says so.
 pub fn recover_data(
     path: &Path,
     finished: &HashSet<u64>,
+    max_dropped: usize,
     mut on_kept: impl FnMut(&str),
 ) -> Result<usize, String> {
     if !path.exists() {
@@ -148,7 +182,8 @@ pub fn recover_data(
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );
     let mut kept = 0;
-    engine::files::write_atomic_with(path, |out| {
+    let mut dropped: HashSet<u64> = HashSet::new();
+    let written = engine::files::write_atomic_with(path, |out| {
         let mut blocks: HashSet<u64> = HashSet::new();
         let mut plies: HashSet<u32> = HashSet::new();
         let (mut block, mut keep) = (None, false);
@@ -167,6 +202,9 @@ pub fn recover_data(
                 // Data is written before its game's PDN record: only games in
                 // the PDN are whole.
                 keep = finished.contains(&id) && blocks.insert(id);
+                if !finished.contains(&id) && dropped.insert(id) && dropped.len() > max_dropped {
+                    return Err(std::io::Error::other("too many unfinished games"));
+                }
             }
             if keep && plies.insert(data.ply) {
                 writeln!(out, "{line}")?;
@@ -175,8 +213,14 @@ pub fn recover_data(
             }
         }
         Ok(())
-    })
-    .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+    });
+    if dropped.len() > max_dropped {
+        return Err(format!(
+            "{} holds positions of more than {max_dropped} game(s) that are not finished in the run's PDN: is it the PDN of the same run? Nothing was changed",
+            path.display()
+        ));
+    }
+    written.map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
     Ok(kept)
 }
 
@@ -202,6 +246,42 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_pdn_is_left_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.pdn");
+        let text = "[Round \"1\"]\n\n1. e23 1-0\n\n[Round \"2\"]\n\n1. e23 b";
+        std::fs::write(&path, text).unwrap();
+        let err = recover_pdn(&path, |_| Err("not this run".into())).unwrap_err();
+        assert_eq!(err, "not this run");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let mut rounds = Vec::new();
+        recover_pdn(&path, |g| {
+            rounds.push(g.round);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rounds, ["1"]);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "[Round \"1\"]\n\n1. e23 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn data_of_many_unfinished_games_is_refused_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.data");
+        let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n2\tC\t0\t7\t1\n";
+        std::fs::write(&path, text).unwrap();
+        let finished: HashSet<u64> = [0].into_iter().collect();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        assert!(err.contains("Nothing was changed"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(recover_data(&path, &finished, 2, |_| {}), Ok(1));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\tA\t0\t5\t1\n");
+    }
+
+    #[test]
     fn recovered_data_keeps_the_first_block_of_each_finished_game() {
         let dir = std::env::temp_dir().join(format!("bushka-recover-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -215,7 +295,7 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let finished: HashSet<u64> = [0, 1].into_iter().collect();
         let mut seen = Vec::new();
-        let kept = recover_data(&path, &finished, |p| seen.push(p.to_string())).unwrap();
+        let kept = recover_data(&path, &finished, 1, |p| seen.push(p.to_string())).unwrap();
         // Game 0's repeated ply 1 and its second block, unfinished game 5, the
         // malformed line and the cut last line (no ply) are dropped.
         assert_eq!(

@@ -8,10 +8,10 @@
 //! numbers, openings, colours and seeds: with depth or node limits, the N
 //! shards together play the unsharded run game for game.
 
-use crate::game::Adjudication;
+use crate::game::{Adjudication, MAX_WIN_MOVES};
 use crate::spec::EngineSpec;
 use crate::stats::Sprt;
-use crate::tournament::Config;
+use crate::tournament::{Config, MAX_GAMES};
 use engine::zobrist::{fnv1a, FNV1A_START};
 use engine::GameKind;
 use std::fmt;
@@ -162,6 +162,24 @@ impl RunOptions {
 
     /// A configuration that plays and counts the same games, writing no file.
     pub fn config(&self) -> Result<Config, String> {
+        if self.engines.len() < 2 {
+            return Err("a tournament needs at least two engines".into());
+        }
+        if self.openings.is_empty() {
+            return Err("no openings".into());
+        }
+        if !(1..=MAX_GAMES).contains(&self.games) {
+            return Err(format!(
+                "{} games a pairing: expected 1 to {MAX_GAMES}",
+                self.games
+            ));
+        }
+        if !(1..=MAX_WIN_MOVES).contains(&self.win_moves) {
+            return Err(format!(
+                "win adjudication after {} moves: expected 1 to {MAX_WIN_MOVES}",
+                self.win_moves
+            ));
+        }
         let engines = self
             .engines
             .iter()

@@ -27,7 +27,7 @@ pub struct EngineSpec {
     pub kind: Kind,
     /// Weights file for `kind=search`.
     pub weights: Option<String>,
-    /// Evaluation (`eval=features|patterns`) for `kind=search`.
+    /// Evaluation (`eval=auto|features|patterns`) for `kind=search`.
     pub eval: Option<engine::eval::EvalKind>,
     /// Depth limit per move.
     pub depth: Option<u32>,
@@ -117,7 +117,7 @@ fn number<T: std::str::FromStr + PartialOrd>(
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
 impl EngineSpec {
-    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
+    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=auto|features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
             name: String::new(),
@@ -143,7 +143,11 @@ impl EngineSpec {
                 "weights" => spec.weights = Some(v),
                 "eval" => {
                     spec.eval = Some(v.parse().map_err(|_| {
-                        SpecError::BadValue(k.clone(), v.clone(), "expected features or patterns")
+                        SpecError::BadValue(
+                            k.clone(),
+                            v.clone(),
+                            "expected auto, features or patterns",
+                        )
                     })?);
                 }
                 "depth" => spec.depth = Some(number(&k, &v, 1, 100)?),
@@ -202,15 +206,23 @@ impl EngineSpec {
 
 impl fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match &self.kind {
-            Kind::Search => "search".to_string(),
-            Kind::Material => "material".to_string(),
-            Kind::Random => "random".to_string(),
-            Kind::External(c) => format!("cmd=\"{c}\""),
+        // Values with a comma are quoted so that the text reads back.
+        let value = |v: &str| {
+            if v.contains(',') {
+                format!("\"{v}\"")
+            } else {
+                v.to_string()
+            }
         };
-        write!(f, "name={},kind={kind}", self.name)?;
+        write!(f, "name={}", value(&self.name))?;
+        match &self.kind {
+            Kind::Search => write!(f, ",kind=search")?,
+            Kind::Material => write!(f, ",kind=material")?,
+            Kind::Random => write!(f, ",kind=random")?,
+            Kind::External(c) => write!(f, ",cmd=\"{c}\"")?,
+        }
         if let Some(w) = &self.weights {
-            write!(f, ",weights={w}")?;
+            write!(f, ",weights={}", value(w))?;
         }
         if let Some(e) = self.eval {
             write!(f, ",eval={}", e.name())?;
@@ -253,6 +265,24 @@ mod tests {
             (None, "40/60+0.6".into())
         );
         assert!(s.to_string().contains(",tc=40/60+0.6"));
+    }
+
+    #[test]
+    fn every_description_reads_back_from_its_text() {
+        // The text is what a run records and what its shards and merges read.
+        for text in [
+            "name=a",
+            "name=m,kind=material,depth=3,threads=2,hash=8",
+            "name=r,kind=random",
+            r#"name=ext,cmd="./bushka hub --x",movetime=50"#,
+            r#"name="a,b",weights="w,1.json",eval=patterns,tc=40/60+0.6"#,
+            r#"name=p,cmd="engine --opt=1,2",tc=10+0.1"#,
+        ] {
+            let spec = EngineSpec::parse(text).unwrap();
+            let again = EngineSpec::parse(&spec.to_string())
+                .unwrap_or_else(|e| panic!("{text} -> {spec}: {e}"));
+            assert_eq!(again, spec, "{text} -> {spec}");
+        }
     }
 
     #[test]

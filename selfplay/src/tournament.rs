@@ -3,7 +3,9 @@
 
 use crate::clock::{annotation, pdn_tags, recorded_control, ClockStats};
 use crate::game::{play_timed, Adjudication, Finished, Timing};
-use crate::output::{has_content, recover_data, recover_pdn, write_atomic, AppendFile};
+use crate::output::{
+    distinct_outputs, has_content, recover_data, recover_pdn, write_atomic, AppendFile,
+};
 use crate::pdn::{GameRecord as PdnRecord, PdnResult};
 use crate::player::{make_player, Player};
 use crate::ratings::{joint_ratings, ladder, parse_anchor, PairResult};
@@ -110,6 +112,9 @@ pub(crate) fn schedule(cfg: &Config) -> Vec<Slot> {
         ));
     }
     let mut slots = Vec::new();
+    if order.is_empty() {
+        return slots;
+    }
     for k in 0..pairs {
         for (p, &(a, b)) in pairings.iter().enumerate() {
             let opening = order[k % order.len()];
@@ -599,6 +604,9 @@ fn data_lines<G: Game>(
 /// The PDN tag naming the run a game belongs to ([`crate::shard`]).
 pub const RUN_ID_TAG: &str = "RunId";
 
+/// The most games a pairing may ask for (`--games`).
+pub const MAX_GAMES: usize = 10_000_000;
+
 /// What a decided SPRT said, and after how many games.
 pub type Decision = (SprtStatus, f64, u64);
 
@@ -620,6 +628,11 @@ where
         Some(dir) => Some(G::open_tables(dir).map_err(|e| format!("--tb {}: {e}", dir.display()))?),
         None => None,
     };
+    distinct_outputs(&[
+        ("--pdn", cfg.pdn.as_deref()),
+        ("--data", cfg.data.as_deref()),
+        ("--json", cfg.json.as_deref()),
+    ])?;
     refuse_to_overwrite(cfg)?;
     let run = RunInfo::of(cfg, G::KIND);
     let all = schedule(cfg);
@@ -788,7 +801,8 @@ fn resume<G: Game>(
     if let Some(data) = &cfg.data {
         // The positions already written count as seen for `--dedup`.
         let seen = &mut outputs.seen;
-        recover_data(data, &finished, |text| {
+        // A stopped run leaves at most one game's lines without its record.
+        recover_data(data, &finished, 1, |text| {
             if let (Some(seen), Ok(pos)) = (seen.as_mut(), G::parse_position(text)) {
                 seen.insert(<G as Game>::hash(&pos));
             }

@@ -80,9 +80,6 @@ fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
         ..AtlasConfig::default()
     };
     cfg.check().map_err(|e| anyhow!(e))?;
-    if cfg.concurrency == 0 {
-        return Err(anyhow!("--concurrency 0: expected at least 1"));
-    }
     Ok(cfg)
 }
 

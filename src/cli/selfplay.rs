@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use engine::eval::EvalSource;
 use engine::eval::{Evaluator, Material};
 use engine::{with_game, GameKind};
-use selfplay::game::Adjudication;
+use selfplay::game::{Adjudication, MAX_WIN_MOVES};
 use selfplay::openings::{generate_book_with_progress, parse_book, BookRecipe};
 use selfplay::spec::EngineSpec;
 use selfplay::stats::Sprt;
@@ -17,14 +17,14 @@ pub struct SelfplayArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
     pub game: GameKind,
-    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
+    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,eval=auto|features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] (without a limit depth=4; hash=16 MiB) or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// The first engine plays every other one (else round robin).
     #[arg(long)]
     pub gauntlet: bool,
     /// Games per pairing (rounded up to an even number: each opening is played with both colours).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=selfplay::tournament::MAX_GAMES as u64))]
     pub games: Option<u64>,
     /// Games played at once (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -139,8 +139,10 @@ fn parse_win(text: &str) -> Result<(i32, usize)> {
         .trim()
         .parse()
         .ok()
-        .filter(|&m| m > 0)
-        .ok_or_else(|| anyhow!("--adjudicate-win: MOVES must be a positive whole number"))?;
+        .filter(|&m| (1..=MAX_WIN_MOVES).contains(&m))
+        .ok_or_else(|| {
+            anyhow!("--adjudicate-win: MOVES must be a whole number from 1 to {MAX_WIN_MOVES}")
+        })?;
     Ok((s, m))
 }
 
@@ -423,6 +425,13 @@ pub struct OpeningsArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Evaluation weights of the balance check (`material` for material
+    /// only, as the built-in books were made; default: the built-in weights).
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Evaluation of the balance check: auto, features or patterns (as in `analyze`).
+    #[arg(long)]
+    pub eval: Option<engine::eval::EvalKind>,
     /// Output file (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -445,9 +454,19 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
         max_score: a.max_score,
         seed: a.seed,
     };
-    let lines = with_game!(a.game, G => book_lines::<G>(&recipe));
+    let lines = with_game!(a.game, G => book_lines::<G>(&recipe, a.weights.as_deref(), a.eval))?;
+    let evaluation = match (a.weights.as_deref(), a.eval) {
+        (Some("material"), _) => "the material-only evaluation".to_string(),
+        (None, None) => "the default evaluation".to_string(),
+        (w, e) => format!(
+            "the evaluation of{}{}",
+            w.map(|w| format!(" --weights {w}")).unwrap_or_default(),
+            e.map(|e| format!(" --eval {}", e.name()))
+                .unwrap_or_default()
+        ),
+    };
     let header = format!(
-        "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with the default evaluation scores within +-{} and the position is new\n",
+        "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with {evaluation} scores within +-{} and the position is new\n",
         a.game.name(), a.min_plies, a.max_plies, a.seed, a.depth, a.max_score
     );
     let text = header + &lines.join("\n") + "\n";
@@ -465,8 +484,12 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
     Ok(())
 }
 
-fn book_lines<G: EvalSource>(recipe: &BookRecipe) -> Vec<String> {
-    let eval = G::default_eval();
+fn book_lines<G: EvalSource>(
+    recipe: &BookRecipe,
+    weights: Option<&str>,
+    kind: Option<engine::eval::EvalKind>,
+) -> Result<Vec<String>> {
+    let eval = super::analyze::evaluator::<G>(weights, kind)?;
     let bar = indicatif::ProgressBar::new(recipe.count as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
@@ -476,7 +499,7 @@ fn book_lines<G: EvalSource>(recipe: &BookRecipe) -> Vec<String> {
     );
     let book = generate_book_with_progress::<G, _>(recipe, &*eval, &bar);
     bar.finish_and_clear();
-    book.iter().map(|p| engine::Game::to_text(p)).collect()
+    Ok(book.iter().map(|p| engine::Game::to_text(p)).collect())
 }
 
 /// `bushka pdn check FILE`: replays every game and reports illegal moves.

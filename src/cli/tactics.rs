@@ -89,6 +89,12 @@ where
         hash: args.hash,
     };
     cfg.check().map_err(|e| anyhow!(e))?;
+    if args.out.extension().is_some_and(|e| e == "md") {
+        bail!(
+            "--out {}: the report is written beside the set as .md; name the set otherwise (say tactics.tsv)",
+            args.out.display()
+        );
+    }
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let bar = if args.quiet {

@@ -407,3 +407,114 @@ fn the_eval_option_chooses_the_evaluation_and_bad_weights_files_are_named() {
     let p = path.to_str().unwrap();
     refused(&["analyze", "--depth", "1", "--weights", p], "truncated");
 }
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// Mistakes in naming files or numbers are refused before anything is
+/// written, and nothing a user had is lost.
+#[test]
+fn output_mistakes_are_refused_and_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let (pdn, data) = (path("run.pdn"), path("run.data"));
+    let game = |extra: &[&str]| {
+        let mut a = vec![
+            "selfplay",
+            "--engine",
+            "name=a,depth=1",
+            "--engine",
+            "name=b,depth=1",
+            "--games",
+            "4",
+            "--concurrency",
+            "1",
+            "--quiet",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(ToString::to_string).collect::<Vec<String>>()
+    };
+    // Two outputs named alike would replace one another.
+    let same = game(&["--pdn", &pdn, "--json", &pdn]);
+    refused(&strs(&same), "name the same file");
+    assert!(!std::path::Path::new(&pdn).exists());
+    // A run, then a resume given another PDN file: the data is kept whole.
+    let run = game(&["--pdn", &pdn, "--data", &data]);
+    let o = bushka(&strs(&run));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = std::fs::read_to_string(&data).unwrap();
+    assert!(!before.is_empty());
+    let typo = path("typo.pdn");
+    let wrong = game(&["--pdn", &typo, "--data", &data, "--resume"]);
+    refused(&strs(&wrong), "Nothing was changed");
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), before);
+    // Numbers past any sensible range are named, not wrapped around.
+    refused(
+        &strs(&game(&["--adjudicate-win", "1,9223372036854775808"])),
+        "MOVES must be a whole number from 1 to",
+    );
+    refused(
+        &[
+            "atlas",
+            "--games",
+            "18446744073709551615",
+            "--out",
+            &path("atlas"),
+        ],
+        "--games 18446744073709551615",
+    );
+    // The report of `tactics mine` goes to <out>.md: a set named .md is refused.
+    refused(
+        &["tactics", "mine", "--pdn", &pdn, "--out", &path("t.md")],
+        "the report is written beside the set",
+    );
+    // A move time no clock could hold is not read as one (a record from
+    // elsewhere), and the tools go on.
+    let odd = path("odd.pdn");
+    std::fs::write(
+        &odd,
+        "[GameType \"bushka\"]\n[TimeControl \"10\"]\n\n1. e23 {1e20s} 1-0\n\n",
+    )
+    .unwrap();
+    let o = bushka(&["pdn", "clock", &odd]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout(&o).contains("the least left after a move not known (no move time in the comments)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// `bushka openings` can make a book with the material-only evaluation, as
+/// the built-in books were made, and its first line says so.
+#[test]
+fn openings_name_the_evaluation_of_their_balance_check() {
+    let o = bushka(&[
+        "openings",
+        "--count",
+        "3",
+        "--depth",
+        "2",
+        "--weights",
+        "material",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains("with the material-only evaluation"),
+        "{text}"
+    );
+    assert_eq!(lines.len(), 4, "{text}");
+    let o = bushka(&["openings", "--count", "3", "--depth", "2"]);
+    assert!(stdout(&o)
+        .lines()
+        .next()
+        .unwrap()
+        .contains("the default evaluation"));
+    refused(
+        &["openings", "--weights", "nonexistent.json"],
+        "--weights nonexistent.json",
+    );
+}

@@ -193,12 +193,40 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     assert!(err.contains("shard 2/3 given twice"), "{err}");
     assert!(!dir.join("m.pdn").exists(), "nothing written on refusal");
     // With --partial the shards given are merged, and the missing one named.
-    let mut partial = merge(&dir, "m", &[a1, a2]);
+    let mut partial = merge(&dir, "m", &[a1.clone(), a2.clone()]);
     partial.insert(2, "--partial".into());
     let o = Command::new(bin()).args(&partial).output().unwrap();
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("without shard(s) 3/3"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("4 games from 2 shard(s)"));
+    // Merging the same run again rewrites its own files...
+    let all = [a1.clone(), a2.clone(), dir.join("seed1-3.json")];
+    let out = run_ok(&merge(&dir, "m", &all));
+    assert!(out.contains("6 games from 3 shard(s)"), "{out}");
+    // ...but a file holding anything else, or a shard's own file, is left alone.
+    std::fs::write(dir.join("other.pdn"), "my notes\n").unwrap();
+    let err = run_err(&merge(&dir, "other", &all));
+    assert!(err.contains("holds no merge of run"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("other.pdn")).unwrap(),
+        "my notes\n"
+    );
+    let mut onto_shard = merge(&dir, "m2", &all);
+    onto_shard[3] = s(&dir.join("seed1-2.pdn"));
+    let err = run_err(&onto_shard);
+    assert!(err.contains("name the same file"), "{err}");
+    // A summary edited to hold no openings is refused, not a crash.
+    let text = std::fs::read_to_string(&a1).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["run"]["options"]["openings"] = Value::Array(Vec::new());
+    let edited = dir.join("edited.json");
+    std::fs::write(&edited, v.to_string()).unwrap();
+    let mut a = merge(&dir, "e", &[edited]);
+    a.insert(2, "--partial".into());
+    let o = Command::new(bin()).args(&a).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.ends_with("error: no openings\n"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

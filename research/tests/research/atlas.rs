@@ -156,6 +156,16 @@ fn a_run_resumes_where_it_stopped_and_shards_split_the_lines() {
     assert_eq!(todo.len(), all.len() - 5);
     atlas::append_result(&file, &fake(&todo[0].1.key())).unwrap();
     assert_eq!(atlas::read_results(dir.path()).unwrap().len(), 6);
+    // A whole last line without its line break (a file edited by hand) is a
+    // result: read, and kept when the next is appended.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.trim_end()).unwrap();
+    assert_eq!(atlas::read_results(dir.path()).unwrap().len(), 6);
+    atlas::append_result(&file, &fake(&todo[1].1.key())).unwrap();
+    let done = atlas::read_results(dir.path()).unwrap();
+    assert_eq!(done.len(), 7);
+    assert!(done.contains_key(&todo[0].1.key()) && done.contains_key(&todo[1].1.key()));
+    assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 7);
     // Shards: disjoint, and together every line.
     let mut seen = BTreeSet::new();
     for k in 1..=3 {
