@@ -26,15 +26,8 @@ pub struct SearchArgs {
     /// Transposition table size in MiB (1 to half of this machine's memory).
     #[arg(long, default_value = "64")]
     pub hash: engine::tt::HashSize,
-    /// Evaluation weights file (`material` for material only; default: the built-in weights).
-    #[arg(long)]
-    pub weights: Option<String>,
-    /// Evaluation: `auto`, `features` (the named features) or `patterns`
-    /// (features and pattern weights, docs/patterns.md). Default (`auto`):
-    /// what a weights file holds; without one, the game's embedded pattern
-    /// weights.
-    #[arg(long)]
-    pub eval: Option<EvalKind>,
+    #[command(flatten)]
+    pub evaluation: EvalArgs,
     /// Folder of Bushka endgame tables (`bushka tb build`), probed at every node they cover.
     #[arg(long)]
     pub tb: Option<std::path::PathBuf>,
@@ -56,15 +49,48 @@ impl SearchArgs {
     }
 }
 
-/// The evaluation `--weights` and `--eval` name (the built-in weights when absent).
-pub fn evaluator<G: EvalSource>(
-    weights: Option<&str>,
-    eval: Option<EvalKind>,
-) -> Result<SharedEval<G>> {
-    G::select_eval(weights, eval.unwrap_or_default()).map_err(|e| match weights {
-        Some(w) => anyhow::anyhow!("--weights {w}: {e}"),
-        None => anyhow::anyhow!("--eval: {e}"),
-    })
+/// The evaluation options of every command that searches (`analyze`,
+/// `bench`, `play`, `openings`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct EvalArgs {
+    /// Evaluation weights: `default` (the built-in weights, the default),
+    /// `material` (material only), or a file of JSON features or binary
+    /// pattern weights (docs/patterns.md).
+    #[arg(long)]
+    pub weights: Option<String>,
+    /// Evaluation: `auto`, `features` (the named features) or `patterns`
+    /// (features and pattern weights, docs/patterns.md). Default (`auto`):
+    /// what a weights file holds; without one, the game's embedded pattern
+    /// weights.
+    #[arg(long)]
+    pub eval: Option<EvalKind>,
+}
+
+impl EvalArgs {
+    /// The evaluation these options name.
+    pub fn evaluator<G: EvalSource>(&self) -> Result<SharedEval<G>> {
+        let weights = self.weights.as_deref();
+        G::select_eval(weights, self.eval.unwrap_or_default()).map_err(|e| match weights {
+            Some(w) => anyhow::anyhow!("--weights {w}: {e}"),
+            None => anyhow::anyhow!("--eval: {e}"),
+        })
+    }
+
+    /// The evaluation in words, for a file's header.
+    pub fn describe(&self) -> String {
+        match (self.weights.as_deref(), self.eval) {
+            (Some("material"), _) => "the material-only evaluation".into(),
+            (None | Some("default"), None | Some(EvalKind::Auto)) => {
+                "the default evaluation".into()
+            }
+            (w, e) => format!(
+                "the evaluation of{}{}",
+                w.map(|w| format!(" --weights {w}")).unwrap_or_default(),
+                e.map(|e| format!(" --eval {}", e.name()))
+                    .unwrap_or_default()
+            ),
+        }
+    }
 }
 
 /// One `info` line.
@@ -99,7 +125,7 @@ pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
 fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
     let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
-    let eval = evaluator::<G>(args.weights.as_deref(), args.eval)?;
+    let eval = args.evaluation.evaluator::<G>()?;
     if let Some(dir) = &args.tb {
         let oracle =
             G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;

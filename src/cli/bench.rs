@@ -2,10 +2,10 @@
 //! signature of the search's behaviour, and the time-to-depth speed-up of
 //! several threads over one on the same workload.
 
-use super::analyze::evaluator;
+use super::analyze::EvalArgs;
 use anyhow::{bail, Context, Result};
+use engine::eval::EvalSource;
 use engine::eval::Evaluator;
-use engine::eval::{EvalKind, EvalSource};
 use engine::search::{Engine, Limits, SearchInput, SearchResult};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
@@ -25,12 +25,9 @@ pub struct BenchArgs {
     /// Transposition table size in MiB (1 to half of this machine's memory).
     #[arg(long, default_value = "64")]
     hash: HashSize,
-    /// Evaluation: `default`, `material`, or a weights file (node counts differ by evaluation).
-    #[arg(long)]
-    weights: Option<String>,
-    /// Evaluation: `auto`, `features` or `patterns` (see `bushka analyze --help`).
-    #[arg(long)]
-    eval: Option<EvalKind>,
+    /// The evaluation (node counts differ by evaluation).
+    #[command(flatten)]
+    evaluation: EvalArgs,
     /// Measure the time-to-depth speed-up of `--threads` threads over one:
     /// the set is searched alternately by each, and a table of median times printed.
     #[arg(long)]
@@ -52,7 +49,7 @@ fn millis<M>(r: &SearchResult<M>) -> f64 {
 
 fn run<G: EvalSource>(a: &BenchArgs) -> Result<()> {
     let depth = a.depth.unwrap_or(G::BENCH_DEPTH);
-    let eval = evaluator::<G>(a.weights.as_deref(), a.eval)?;
+    let eval = a.evaluation.evaluator::<G>()?;
     let set: Vec<G> = G::BENCH_POSITIONS
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

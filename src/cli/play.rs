@@ -3,7 +3,7 @@
 use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
-use engine::eval::{EvalKind, EvalSource, SharedEval};
+use engine::eval::{EvalSource, SharedEval};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
@@ -55,12 +55,8 @@ pub struct PlayArgs {
     /// Transposition table size in MiB (1 to half of this machine's memory).
     #[arg(long, default_value = "64")]
     hash: HashSize,
-    /// Evaluation weights file (`material` for material only).
-    #[arg(long)]
-    weights: Option<String>,
-    /// Evaluation: `features` or `patterns` (see `bushka analyze --help`).
-    #[arg(long)]
-    eval: Option<EvalKind>,
+    #[command(flatten)]
+    evaluation: super::analyze::EvalArgs,
     /// Folder of Bushka endgame tables for the engine.
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
@@ -128,7 +124,7 @@ struct Player<G: EvalSource> {
 }
 
 fn engine_for<G: EvalSource>(args: &PlayArgs) -> Result<Player<G>> {
-    let eval: SharedEval<G> = super::analyze::evaluator::<G>(args.weights.as_deref(), args.eval)?;
+    let eval: SharedEval<G> = args.evaluation.evaluator::<G>()?;
     let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
     if let Some(dir) = &args.tb {
         let oracle =

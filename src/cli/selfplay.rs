@@ -425,13 +425,10 @@ pub struct OpeningsArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Evaluation weights of the balance check (`material` for material
-    /// only, as the built-in books were made; default: the built-in weights).
-    #[arg(long)]
-    pub weights: Option<String>,
-    /// Evaluation of the balance check: auto, features or patterns (as in `analyze`).
-    #[arg(long)]
-    pub eval: Option<engine::eval::EvalKind>,
+    /// The evaluation of the balance check (`--weights material`, as the
+    /// built-in books were made).
+    #[command(flatten)]
+    pub evaluation: super::analyze::EvalArgs,
     /// Output file (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -454,17 +451,8 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
         max_score: a.max_score,
         seed: a.seed,
     };
-    let lines = with_game!(a.game, G => book_lines::<G>(&recipe, a.weights.as_deref(), a.eval))?;
-    let evaluation = match (a.weights.as_deref(), a.eval) {
-        (Some("material"), _) => "the material-only evaluation".to_string(),
-        (None, None) => "the default evaluation".to_string(),
-        (w, e) => format!(
-            "the evaluation of{}{}",
-            w.map(|w| format!(" --weights {w}")).unwrap_or_default(),
-            e.map(|e| format!(" --eval {}", e.name()))
-                .unwrap_or_default()
-        ),
-    };
+    let lines = with_game!(a.game, G => book_lines::<G>(&recipe, &a.evaluation))?;
+    let evaluation = a.evaluation.describe();
     let header = format!(
         "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with {evaluation} scores within +-{} and the position is new\n",
         a.game.name(), a.min_plies, a.max_plies, a.seed, a.depth, a.max_score
@@ -486,10 +474,9 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
 
 fn book_lines<G: EvalSource>(
     recipe: &BookRecipe,
-    weights: Option<&str>,
-    kind: Option<engine::eval::EvalKind>,
+    evaluation: &super::analyze::EvalArgs,
 ) -> Result<Vec<String>> {
-    let eval = super::analyze::evaluator::<G>(weights, kind)?;
+    let eval = evaluation.evaluator::<G>()?;
     let bar = indicatif::ProgressBar::new(recipe.count as u64);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
