@@ -435,6 +435,13 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    fn first_record(text: &str) -> crate::pdn::GameRecord {
+        crate::pdn::PdnReader::new(text.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap()
+    }
+
     #[test]
     fn only_times_a_clock_could_hold_are_read() {
         assert_eq!(annotated_time("+0.10/3 0.200s"), Some(0.2));
@@ -444,10 +451,7 @@ mod tests {
         }
         // A record saying so is not a crash when profiled.
         let text = "[TimeControl \"10\"]\n\n1. a1 {1e20s} b2 {0.5s} 1-0\n";
-        let rec = crate::pdn::PdnReader::new(text.as_bytes())
-            .next()
-            .unwrap()
-            .unwrap();
+        let rec = first_record(text);
         let mut p = TimeProfile::default();
         p.add(&rec);
         assert_eq!(p.games, 1);
@@ -457,10 +461,7 @@ mod tests {
     fn a_profile_adds_up_the_annotated_times() {
         let text = "[TimeControl \"1+0.1\"]\n[Termination \"time forfeit: black took 2.000 s with 1.000 s left\"]\n\n\
                     1. a1 {+0.10/3 0.200s} b2 {-0.10/3 0.300s} 2. c3 {0.100s} 0-1\n";
-        let rec = crate::pdn::PdnReader::new(text.as_bytes())
-            .next()
-            .unwrap()
-            .unwrap();
+        let rec = first_record(text);
         let mut p = TimeProfile::default();
         p.add(&rec);
         assert_eq!((p.games, p.timed, p.forfeits), (1, 1, 1));
