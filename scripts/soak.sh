@@ -9,7 +9,11 @@
 #   scripts/soak.sh                       # 10000 games per game
 #   GAMES=200 scripts/soak.sh             # a quick run
 #   GAMES_LIST="bashnya" scripts/soak.sh  # one game only
+#   RESUME=1 scripts/soak.sh              # continue a stopped soak (its files in OUT)
 #
+# A line a minute tells the games written so far. With RESUME=1 the games
+# already in OUT are kept and the run continues them (`selfplay --resume`);
+# its memory figure is then that of the last process only.
 # Settings (environment): GAMES (per game, default 10000), NODES (300),
 # HASH (MB per engine instance, 16), CONCURRENCY (2), OUT (/tmp/soak),
 # SLACK_MB (the constant allowed above the hash tables, 96), BIN (a built
@@ -24,6 +28,7 @@ CONCURRENCY=${CONCURRENCY:-2}
 OUT=${OUT:-/tmp/soak}
 SLACK_MB=${SLACK_MB:-96}
 GAMES_LIST=${GAMES_LIST:-"bushka bashnya"}
+RESUME=${RESUME:-0}
 
 if [ -z "${BIN:-}" ]; then
     nice cargo build --release --quiet || exit 1
@@ -44,14 +49,27 @@ summary=""
 for game in $GAMES_LIST; do
     pdn="$OUT/$game.pdn"
     data="$OUT/$game.data"
-    rm -f "$pdn" "$data" "$OUT/$game.time" "$OUT/$game.log" "$OUT/$game.err"
+    resume=()
+    if [ "$RESUME" = 1 ] && [ -s "$pdn" ]; then
+        resume=(--resume)
+    else
+        rm -f "$pdn" "$data"
+    fi
+    rm -f "$OUT/$game.time" "$OUT/$game.log" "$OUT/$game.err"
+    echo "$game: $EXPECTED games${resume:+ (resumed)}"
+    (while sleep 60; do
+        echo "  $game: $(grep -c '^\[Round ' "$pdn" 2>/dev/null || echo 0)/$EXPECTED games"
+    done) &
+    ticker=$!
     start=$(date +%s)
     /usr/bin/time -v -o "$OUT/$game.time" nice "$BIN" selfplay --game "$game" \
         --engine "name=a,nodes=$NODES,threads=2,hash=$HASH" \
         --engine "name=b,nodes=$NODES,hash=$HASH" \
         --games "$GAMES" --concurrency "$CONCURRENCY" \
-        --pdn "$pdn" --data "$data" --quiet >"$OUT/$game.log" 2>"$OUT/$game.err"
+        --pdn "$pdn" --data "$data" --quiet "${resume[@]}" >"$OUT/$game.log" 2>"$OUT/$game.err"
     rc=$?
+    kill "$ticker" 2>/dev/null
+    wait "$ticker" 2>/dev/null
     secs=$(($(date +%s) - start))
     rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/$game.time")
     rss_mb=$((rss_kb / 1024))

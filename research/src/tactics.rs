@@ -381,31 +381,47 @@ pub fn positions_of<G: Game>(replay: &selfplay::pdn::Replay<G>, game: usize) -> 
     out
 }
 
+/// The positions mined: the first of each repeated position, in order.
+pub fn distinct<G: Game>(positions: &[(String, G)]) -> Vec<&(String, G)> {
+    let mut seen = std::collections::HashSet::new();
+    positions
+        .iter()
+        .filter(|(_, p)| seen.insert(Game::hash(p)))
+        .collect()
+}
+
+/// What mining found at each position looked at, by position hash (`None`:
+/// no tactic): a run's journal, so that a stopped run goes on from it.
+pub type Mined = std::collections::HashMap<u64, Option<Tactic>>;
+
 /// Mines positions in parallel (one engine per worker thread), skipping
-/// repeated positions; `tick` is called once per position looked at. The
+/// repeated positions and those already in `done`; `on_result` gets each
+/// new position's hash and result as it is found (a search is
+/// deterministic, so a resumed run finds what the whole run would). The
 /// tactics come back in the order of the positions.
 pub fn mine<G: EvalSource + Motifs>(
     positions: &[(String, G)],
     cfg: &MineConfig,
-    tick: &(dyn Fn() + Sync),
+    done: &Mined,
+    on_result: &(dyn Fn(u64, &Option<Tactic>) + Sync),
 ) -> Vec<Tactic>
 where
     Material: Evaluator<G>,
 {
     use rayon::prelude::*;
-    let mut seen = std::collections::HashSet::new();
-    let unique: Vec<&(String, G)> = positions
-        .iter()
-        .filter(|(_, p)| seen.insert(Game::hash(p)))
-        .collect();
+    let unique = distinct(positions);
     let eval = G::default_eval();
     let found: Vec<Option<Tactic>> = unique
         .par_iter()
         .map_init(
             || Engine::<G>::new(cfg.hash, 1),
             |engine, (source, pos)| {
+                let hash = Game::hash(pos);
+                if let Some(known) = done.get(&hash) {
+                    return known.clone();
+                }
                 let t = mine_position(pos, cfg, engine, eval.as_ref(), source);
-                tick();
+                on_result(hash, &t);
                 t
             },
         )

@@ -62,7 +62,8 @@ pub struct SelfplayArgs {
     /// Game records (PDN), appended as games finish.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
-    /// Training data, appended as games finish.
+    /// Training data, appended as games finish (without --pdn, the game
+    /// records go to DATA.pdn, for --resume).
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Write each position to the data file only once (a shard writes them all; the merge keeps each once).
@@ -71,7 +72,8 @@ pub struct SelfplayArgs {
     /// Summary as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
-    /// Continue the run whose --pdn (and --data) files are given.
+    /// Continue the run whose --pdn (and --data) files are given (with --data
+    /// alone, its records are in DATA.pdn).
     #[arg(long)]
     pub resume: bool,
     /// The Event tag of the records.
@@ -233,7 +235,20 @@ fn merge(m: &MergeArgs) -> Result<()> {
 
 /// `bushka selfplay`.
 pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
-    let cfg = config(a)?;
+    let mut cfg = config(a)?;
+    // `--resume` reads the finished games from the PDN: a run writing data
+    // only keeps its records beside the data, so that it can be resumed.
+    let beside = match (&cfg.data, &cfg.pdn) {
+        (Some(data), None) => {
+            let mut name = data.clone().into_os_string();
+            name.push(".pdn");
+            Some(PathBuf::from(name))
+        }
+        _ => None,
+    };
+    if beside.is_some() {
+        cfg.pdn.clone_from(&beside);
+    }
     if a.engines.is_empty() {
         outln!(
             "default match: our engine against the material-only baseline, depth 4, {} games",
@@ -262,6 +277,9 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         format!("{} games", summary.games)
     };
     outln!("{games} in {secs:.1} s ({rate:.0} games/min)");
+    if let Some(p) = beside {
+        outln!("game records (read by --resume) in {}", p.display());
+    }
     Ok(())
 }
 
@@ -432,6 +450,9 @@ pub struct OpeningsArgs {
     /// Output file (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `bushka openings`: random plies filtered by a short search.
@@ -451,7 +472,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
         max_score: a.max_score,
         seed: a.seed,
     };
-    let lines = with_game!(a.game, G => book_lines::<G>(&recipe, &a.evaluation))?;
+    let lines = with_game!(a.game, G => book_lines::<G>(&recipe, &a.evaluation, a.quiet))?;
     let evaluation = a.evaluation.describe();
     let header = format!(
         "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with {evaluation} scores within +-{} and the position is new\n",
@@ -475,9 +496,14 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
 fn book_lines<G: EvalSource>(
     recipe: &BookRecipe,
     evaluation: &super::analyze::EvalArgs,
+    quiet: bool,
 ) -> Result<Vec<String>> {
     let eval = evaluation.evaluator::<G>()?;
-    let bar = indicatif::ProgressBar::new(recipe.count as u64);
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(recipe.count as u64)
+    };
     bar.set_style(
         indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} positions {elapsed_precise} eta {eta}",

@@ -97,25 +97,6 @@ where
     }
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(positions.len() as u64)
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "positions {pos}/{len} {wide_bar} [{elapsed_precise}<{eta_precise}]",
-    ) {
-        bar.set_style(style);
-    }
-    let found = tactics::mine(&positions, &cfg, &|| bar.inc(1));
-    bar.finish_and_clear();
-    let seconds = clock.elapsed().as_secs_f64();
-    let mut set = String::from("# position\tsolution\tmotif\tgain (centi-men, or win)\n");
-    for t in &found {
-        let _ = writeln!(set, "{}", t.problem_line());
-    }
-    write(&args.out, set.as_bytes())?;
-    let report = args.out.with_extension("md");
     let settings = format!(
         "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {}",
         args.game.name(),
@@ -124,17 +105,143 @@ where
         cfg.verify,
         cfg.min_gain
     );
+    // The journal: every position's result as it is found, so that a run
+    // stopped and started again goes on where it was.
+    let journal_path = journal_of(&args.out);
+    let inputs = args
+        .pdn
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::metadata(p).map_or(0, |m| m.len());
+            format!("{} ({bytes} bytes)", p.display())
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let journal_key = format!("{settings} --hash {}; {inputs}", cfg.hash);
+    let (done, journal) = open_journal(&journal_path, &journal_key)?;
+    let distinct = tactics::distinct(&positions).len();
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(distinct as u64)
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "positions {pos}/{len} {wide_bar} [{elapsed_precise}<{eta_precise}]",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_position(done.len().min(distinct) as u64);
+    if !done.is_empty() {
+        bar.suspend(|| {
+            eprintln!(
+                "going on from {}: {} of {distinct} positions looked at",
+                journal_path.display(),
+                done.len()
+            );
+        });
+    }
+    let failed = std::sync::Mutex::new(None::<String>);
+    let journal = std::sync::Mutex::new(journal);
+    let found = tactics::mine(&positions, &cfg, &done, &|hash, t| {
+        let line = serde_json::json!({ "hash": hash, "tactic": t }).to_string() + "\n";
+        let mut file = journal
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Err(e) = std::io::Write::write_all(&mut *file, line.as_bytes()) {
+            failed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_or_insert_with(|| format!("writing {}: {e}", journal_path.display()));
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        bail!(e);
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    let mut set = String::from("# position\tsolution\tmotif\tgain (centi-men, or win)\n");
+    for t in &found {
+        let _ = writeln!(set, "{}", t.problem_line());
+    }
+    write(&args.out, set.as_bytes())?;
+    let report = args.out.with_extension("md");
     let drawn = draw_best::<G>(&args.out, &found)?;
     let md = report_text(&found, &settings, games, positions.len(), seconds, &drawn);
     write(&report, md.as_bytes())?;
+    // The set and the report are written: the journal has done its work.
+    std::fs::remove_file(&journal_path)
+        .with_context(|| format!("removing {}", journal_path.display()))?;
+    let resumed = if done.is_empty() {
+        String::new()
+    } else {
+        format!(", going on from {} positions of a stopped run", done.len())
+    };
     outln!(
-        "{} tactics in {} positions of {games} games ({seconds:.0} s); wrote {} and {}",
+        "{} tactics in {} positions of {games} games ({seconds:.0} s{resumed}); wrote {} and {}",
         found.len(),
         positions.len(),
         args.out.display(),
         report.display()
     );
     Ok(())
+}
+
+/// The journal of a mining run writing `out`: `OUT.partial.jsonl`.
+fn journal_of(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".partial.jsonl");
+    PathBuf::from(name)
+}
+
+/// Reads a journal left by a stopped run (its first line the settings and
+/// inputs it mined, then `{"hash": H, "tactic": T or null}` a position) and
+/// opens it to append; a new journal starts with `key`. A journal of other
+/// settings or inputs is refused; a last line cut short by a stop is cut off.
+fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File)> {
+    let head = serde_json::json!({ "settings": key }).to_string();
+    let mut done = tactics::Mined::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => bail!("{}: {e}", path.display()),
+    };
+    let keep = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..keep].lines();
+    match lines.next() {
+        None => {}
+        Some(first) if first == head => {}
+        Some(first) => bail!(
+            "{} is the journal of another mining run ({first}); remove it, or mine as it did",
+            path.display()
+        ),
+    }
+    for (i, line) in lines.enumerate() {
+        let bad = || anyhow!("{} line {}: not a journal line", path.display(), i + 2);
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
+        let hash = v["hash"].as_u64().ok_or_else(bad)?;
+        let tactic: Option<Tactic> =
+            serde_json::from_value(v["tactic"].clone()).map_err(|_| bad())?;
+        done.insert(hash, tactic);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("{}", path.display()))?;
+    if keep == 0 {
+        file.set_len(0)
+            .with_context(|| format!("{}", path.display()))?;
+        std::io::Write::write_all(&mut file, format!("{head}\n").as_bytes())
+            .with_context(|| format!("{}", path.display()))?;
+    } else if keep < text.len() {
+        file.set_len(keep as u64)
+            .with_context(|| format!("{}", path.display()))?;
+    }
+    Ok((done, file))
 }
 
 /// Writes a file atomically, naming it in an error.

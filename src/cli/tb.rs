@@ -19,6 +19,9 @@ pub enum TbCommand {
         /// Folder of the table files.
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
+        /// No progress bars (the line of each material is still printed).
+        #[arg(long)]
+        quiet: bool,
     },
     /// The exact value of a position and its best move.
     Probe {
@@ -43,29 +46,21 @@ pub enum TbCommand {
 /// `bushka tb ...`.
 pub fn tb(cmd: &TbCommand) -> Result<()> {
     match cmd {
-        TbCommand::Build { pieces, dir } => build(*pieces, dir),
+        TbCommand::Build { pieces, dir, quiet } => build(*pieces, dir, *quiet),
         TbCommand::Probe { position, dir } => probe(position, dir),
         TbCommand::Stats { material, dir } => stats(material, dir),
     }
 }
 
-/// `tb build`: one line per material, then a summary per piece count.
-fn build(pieces: u8, dir: &std::path::Path) -> Result<()> {
+/// `tb build`: one line per material as it is done (a build stopped and
+/// run again starts after the last), then a summary per piece count.
+fn build(pieces: u8, dir: &std::path::Path, quiet: bool) -> Result<()> {
     let start = Instant::now();
     let mut opts = BuildOptions::new(pieces, dir);
-    opts.progress = Some(progress_bars());
+    opts.progress = Some(progress_bars(quiet));
     let (_, reports) = engine::bushka::tb::build(&opts).map_err(|e| anyhow!("{e}"))?;
     let mut per_count = std::collections::BTreeMap::<u8, (u64, u64, f64, u32)>::new();
     for r in &reports {
-        outln!(
-            "material {} positions {} bytes {} seconds {:.1} longest {}{}",
-            r.material,
-            r.positions,
-            r.bytes,
-            r.seconds,
-            r.longest,
-            if r.reused { " reused" } else { "" }
-        );
         let e = per_count.entry(r.material.total()).or_default();
         e.0 += r.positions;
         e.1 += r.bytes;
@@ -140,10 +135,17 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
 
 /// Draws a table build's progress on standard error: a bar per material
 /// while its moves are counted, then a spinner through the backward passes.
-fn progress_bars() -> engine::bushka::tb::ProgressSink {
+fn progress_bars(quiet: bool) -> engine::bushka::tb::ProgressSink {
     use engine::bushka::tb::BuildProgress;
     use indicatif::{ProgressBar, ProgressStyle};
     let current = std::sync::Mutex::new(ProgressBar::hidden());
+    let new_bar = move |len: u64| {
+        if quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(len)
+        }
+    };
     std::sync::Arc::new(move |step: &BuildProgress| {
         let mut bar = current
             .lock()
@@ -156,7 +158,7 @@ fn progress_bars() -> engine::bushka::tb::ProgressSink {
                 material,
                 positions,
             } => {
-                *bar = ProgressBar::new(*positions);
+                *bar = new_bar(*positions);
                 let style = ProgressStyle::with_template(
                     "{prefix:>8} [{bar:30}] {human_pos}/{human_len} {msg} [{elapsed}]",
                 )
@@ -182,6 +184,20 @@ fn progress_bars() -> engine::bushka::tb::ProgressSink {
             BuildProgress::Solved { longest } => {
                 bar.finish_with_message(format!("solved, longest {longest} plies"));
             }
+            BuildProgress::Done(r) => bar.suspend(|| {
+                // A closed output is reported by the summary's lines after the build.
+                use std::io::Write as _;
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "material {} positions {} bytes {} seconds {:.1} longest {}{}",
+                    r.material,
+                    r.positions,
+                    r.bytes,
+                    r.seconds,
+                    r.longest,
+                    if r.reused { " reused" } else { "" }
+                );
+            }),
         }
     })
 }

@@ -406,6 +406,7 @@ fn the_eval_option_chooses_the_evaluation_and_bad_weights_files_are_named() {
     std::fs::write(&path, &bytes).unwrap();
     let p = path.to_str().unwrap();
     refused(&["analyze", "--depth", "1", "--weights", p], "truncated");
+    refused(&["analyze", "--depth", "1", "--weights", p], p);
 }
 
 fn strs(v: &[String]) -> Vec<&str> {

@@ -11,6 +11,16 @@ struct Hub {
     lines: Receiver<String>,
 }
 
+/// A test that fails midway leaves no engine searching on its own.
+impl Drop for Hub {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 impl Hub {
     fn start() -> Hub {
         let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
@@ -84,11 +94,26 @@ fn a_whole_session() {
     assert_eq!(lines.last().unwrap(), "done move=dc3");
 
     // Moves after a position text, and a legal reply.
-    h.send(r#"pos pos=start moves="e23 b54""#);
+    h.send(r#"pos pos=start moves="d23 b54""#);
     h.send("level nodes=3000");
     h.send("go think");
-    let done = h.until("done").pop().unwrap();
-    assert!(done.starts_with("done move="), "{done}");
+    let mut lines = h.until("done");
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    let done = lines.pop().unwrap();
+    let reply = done
+        .strip_prefix("done move=")
+        .unwrap_or_else(|| panic!("{done}"));
+    {
+        use engine::Game;
+        let mut p = engine::bushka::Position::start();
+        for m in ["d23", "b54"] {
+            p = p.play(&p.parse_move(m).unwrap());
+        }
+        assert!(
+            p.parse_move(reply).is_ok(),
+            "{reply} is not legal after d23 b54"
+        );
+    }
 
     // Errors keep the engine alive.
     for bad in [

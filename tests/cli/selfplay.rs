@@ -258,3 +258,36 @@ fn misbehaving_engine_forfeits(dir: &Path, name: &str, act: &str, reason: &str) 
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(text.matches(reason).count(), 2, "{name}: {text}");
 }
+
+/// A run given `--data` without `--pdn` keeps its records in DATA.pdn, so
+/// that it can be resumed like any other (the README's training recipe).
+#[test]
+fn a_run_writing_data_only_can_be_resumed() {
+    let dir = temp_dir("data-only");
+    let data = dir.join("train.data");
+    let mut args: Vec<String> = MATCH.iter().map(ToString::to_string).collect();
+    args.extend(["--data".to_string(), data.display().to_string()]);
+    let out = run_ok(&strs(&args));
+    let beside = dir.join("train.data.pdn");
+    assert!(
+        out.contains(&format!(
+            "game records (read by --resume) in {}",
+            beside.display()
+        )),
+        "{out}"
+    );
+    assert_eq!(games(&beside).len(), 24);
+    let lines = std::fs::read_to_string(&data).unwrap();
+    // Without --resume the files are refused; with it, nothing is replayed.
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    args.push("--resume".into());
+    let out = run_ok(&strs(&args));
+    assert!(out.contains("24 games: 24 resumed, 0 played"), "{out}");
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), lines);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}

@@ -96,3 +96,84 @@ fn tactics_refuses_bad_input_in_one_line() {
         assert!(!err.contains("panicked"));
     }
 }
+
+/// A mining run keeps a journal beside the set while it works; a run
+/// stopped and started again reads it and searches only what is left, and a
+/// journal of other settings is refused.
+#[test]
+fn mine_goes_on_from_the_journal_of_a_stopped_run() {
+    use engine::Game;
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("g.pdn");
+    std::fs::write(&pdn, GAMES).unwrap();
+    let out = dir.path().join("t.tsv");
+    let journal = dir.path().join("t.tsv.partial.jsonl");
+    let args = [
+        "tactics",
+        "mine",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--deep",
+        "6",
+        "--verify",
+        "8",
+        "--hash",
+        "1",
+        "--quiet",
+    ];
+    let o = bushka(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        !journal.exists(),
+        "the journal is removed once the set is written"
+    );
+    let whole = std::fs::read_to_string(&out).unwrap();
+    assert!(whole.contains("\tdc3 c54x f34 cxe4 e1x3"), "{whole}");
+
+    // A stopped run's journal: the first game's start looked at and found
+    // quiet (so the resumed run must not search it again, and does not find
+    // its combination), then half a line cut by the stop.
+    let start = engine::bushka::Position::parse_position("W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0")
+        .unwrap();
+    let bytes = std::fs::metadata(&pdn).unwrap().len();
+    let head = serde_json::json!({
+        "settings": format!(
+            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; {} ({bytes} bytes)",
+            pdn.display()
+        )
+    });
+    std::fs::write(
+        &journal,
+        format!(
+            "{head}\n{{\"hash\":{},\"tactic\":null}}\n{{\"hash\":12",
+            start.hash()
+        ),
+    )
+    .unwrap();
+    let o = bushka(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("going on from 1 positions of a stopped run"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let resumed = std::fs::read_to_string(&out).unwrap();
+    assert!(!resumed.contains("\tdc3 c54x f34 cxe4 e1x3"), "{resumed}");
+    assert!(resumed.contains("\te45 "), "{resumed}");
+    assert!(!journal.exists());
+
+    // A journal of other settings is refused, and left for the user.
+    std::fs::write(&journal, "{\"settings\":\"something else\"}\n").unwrap();
+    let o = bushka(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is the journal of another mining run"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(journal.exists());
+}

@@ -20,24 +20,41 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
     let dir = std::env::temp_dir().join(format!("bushka-tb-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
-    run(&["tb", "build", "--pieces", "3", "--dir", d]);
-    // Two kings against one: some positions are won, and the search finds the
-    // table's distance exactly.
-    let pos = "W:WKe1,Kf2:BKa6";
-    let probe = run(&["tb", "probe", "--position", pos, "--dir", d]);
-    let value = probe.lines().next().unwrap().to_string();
-    let analyze = run(&["analyze", "--position", pos, "--tb", d, "--depth", "4"]);
-    let last_info = analyze.lines().rfind(|l| l.starts_with("info")).unwrap();
-    let expect = match value.split(' ').collect::<Vec<_>>()[..] {
-        ["value", "win", n] => format!("score win {n} "),
-        ["value", "loss", n] => format!("score loss {n} "),
-        _ => "score 0 ".to_string(),
+    let built = run(&["tb", "build", "--pieces", "3", "--dir", d, "--quiet"]);
+    // Run again (as after a stop), every table is kept.
+    let again = run(&["tb", "build", "--pieces", "3", "--dir", d]);
+    let materials = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("material "))
+            .map(|l| l.split(' ').nth(1).unwrap().to_string())
+            .collect::<Vec<_>>()
     };
-    assert!(last_info.contains(&expect), "{probe} / {last_info}");
+    assert_eq!(materials(&built).len(), 16, "{built}");
+    assert_eq!(materials(&again), materials(&built));
+    assert!(
+        again
+            .lines()
+            .filter(|l| l.starts_with("material "))
+            .all(|l| l.ends_with(" reused")),
+        "{again}"
+    );
+    // Two kings against one: the longest win of KKvK (`bushka tb stats
+    // --material KKvK`), 5 plies, and the search finds it exactly; a drawn one.
+    for (pos, value, score) in [
+        ("W:WKh4,Kh5:BKi6", "value win 5", "score win 5 "),
+        ("W:WKe1,Kf2:BKa6", "value draw", "score 0 "),
+    ] {
+        let probe = run(&["tb", "probe", "--position", pos, "--dir", d]);
+        assert_eq!(probe.lines().next(), Some(value), "{pos}: {probe}");
+        let analyze = run(&["analyze", "--position", pos, "--tb", d, "--depth", "4"]);
+        let last_info = analyze.lines().rfind(|l| l.starts_with("info")).unwrap();
+        assert!(last_info.contains(score), "{pos}: {last_info}");
+    }
 
-    // A game that reaches a table position ends with the table's value.
+    // A game that reaches a table position ends with the table's value: the
+    // king and man win for White to move (7 plies), whoever plays White.
     let book = dir.join("book.txt");
-    std::fs::write(&book, "W:Wf2,Ke5:BKa6\n").unwrap();
+    std::fs::write(&book, "W:WKb6,c7:BKa6\n").unwrap();
     let pdn = dir.join("g.pdn");
     run(&[
         "selfplay",
@@ -62,6 +79,7 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
         2,
         "{text}"
     );
+    assert_eq!(text.matches("[Result \"1-0\"]").count(), 2, "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

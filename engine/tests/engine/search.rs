@@ -92,7 +92,8 @@ fn no_legal_move_is_a_loss_and_no_move_is_reported() {
         &SearchInput::new(p, Limits::depth(3)),
         |_| {},
     );
-    assert_eq!(r.best, None);
+    assert_eq!((r.best, r.score), (None, Score::Loss(0)));
+    assert!(r.pv.is_empty());
 }
 
 #[test]
@@ -119,21 +120,23 @@ fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
 }
 
 #[test]
-fn reports_iterations_in_order_and_stops_on_time() {
+fn a_timed_search_reports_each_depth_once_in_order() {
+    // Two threads on a move time: whichever thread completes an iteration
+    // first reports it, and no depth is reported twice. (How well the time
+    // is kept is measured in play: `bushka pdn clock`, README "Game clocks".)
     let p = bashnya::Position::start();
     let mut e = Engine::<bashnya::Position>::new(HashSize::fixed(8), 2);
     let mut depths = Vec::new();
-    let t = std::time::Instant::now();
     let r = e.search(
         &Material::default(),
         &SearchInput::new(p, Limits::movetime(200)),
         |i| depths.push(i.depth),
     );
-    assert!(t.elapsed().as_millis() < 1000);
     assert!(
-        !depths.is_empty() && depths.windows(2).all(|w| w[0] <= w[1]),
+        !depths.is_empty() && depths.windows(2).all(|w| w[0] < w[1]),
         "{depths:?}"
     );
+    assert!(r.best.is_some());
     assert_eq!(r.depth, *depths.last().unwrap());
 }
 

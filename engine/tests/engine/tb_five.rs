@@ -1,5 +1,5 @@
 //! Cost of one five-piece material (KKKvKK, 42 million positions), to
-//! estimate what the whole five-piece set costs. Ignored by default: it
+//! estimate what the whole five-piece set costs, with its counts checked. Ignored by default: it
 //! needs (and builds or reuses) the four-piece tables in `BUSHKA_TB_DIR` or
 //! else the workspace's `data/tb/`.
 
@@ -27,9 +27,14 @@ fn five_piece_kings_table_cost() {
         r.longest,
         if r.reused { " (reused)" } else { "" }
     );
+    assert_eq!(r.material, Material::parse("KKKvKK").unwrap());
     let t = tb.table(r.material).unwrap();
     for side in [engine::Color::White, engine::Color::Black] {
         let s = t.stats(side);
+        // Each side to move has half the positions, each counted once.
+        assert_eq!(2 * s.positions, r.positions, "{}", side.name());
+        assert_eq!(s.wins + s.draws + s.losses, s.positions, "{}", side.name());
+        assert!(s.wins > 0 && s.longest > 0, "{}", side.name());
         eprintln!(
             "{} {} wins {} draws {} losses {} longest {}",
             r.material,

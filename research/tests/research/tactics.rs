@@ -52,6 +52,16 @@ fn the_seven_men_combination_is_found_and_named() {
         Position::parse_position(fields[0]).unwrap().to_text(),
         t.position
     );
+    assert_eq!(fields[1], t.solution.join(" "));
+    let problem = tactics::parse_problem::<Position>(&line).unwrap();
+    let mut at = problem.position;
+    let mut again = Vec::new();
+    for mv in &problem.solution {
+        again.push(at.move_text(mv));
+        at = at.play(mv);
+    }
+    assert_eq!(again, t.solution);
+    assert_eq!(problem.motif, t.motif);
 }
 
 /// A game from the start whose moves are the first legal move each time.
@@ -89,7 +99,26 @@ fn mining_games_finds_the_combinations_and_nothing_in_a_quiet_game() {
         positions.extend(tactics::positions_of(&r, i + 1));
     }
     assert_eq!(positions.len(), 6 + 4 + 5);
-    let found = tactics::mine(&positions, &cfg(), &|| {});
+    let journal = std::sync::Mutex::new(tactics::Mined::new());
+    let found = tactics::mine(&positions, &cfg(), &Default::default(), &|h, t| {
+        assert!(journal.lock().unwrap().insert(h, t.clone()).is_none());
+    });
+    let journal = journal.into_inner().unwrap();
+    assert_eq!(journal.len(), tactics::distinct(&positions).len());
+    // A run stopped half way goes on from its journal: it searches only the
+    // rest, and finds what the whole run found.
+    let half: tactics::Mined = journal
+        .iter()
+        .take(journal.len() / 2)
+        .map(|(h, t)| (*h, t.clone()))
+        .collect();
+    let searched = std::sync::atomic::AtomicUsize::new(0);
+    let resumed = tactics::mine(&positions, &cfg(), &half, &|h, _| {
+        assert!(!half.contains_key(&h));
+        searched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    });
+    assert_eq!(resumed, found);
+    assert_eq!(searched.into_inner(), journal.len() - half.len());
     let sources: Vec<&str> = found.iter().map(|t| t.source.as_str()).collect();
     assert!(sources.contains(&"game 1 ply 0"), "{found:?}");
     // The positions further along the combination are the same combination.

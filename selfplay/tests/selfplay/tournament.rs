@@ -155,21 +155,30 @@ fn bad_configurations_are_refused() {
         .unwrap_err()
         .contains("two engines are named"));
     cfg = config(&["name=a", "name=b"], 2, vec!["W:Wz9:B".into()]);
-    assert!(run::<bushka::Position>(&cfg).is_err());
+    let err = run::<bushka::Position>(&cfg).unwrap_err();
+    assert!(
+        err.contains("opening 'W:Wz9:B'") && err.contains("z9"),
+        "{err}"
+    );
+    cfg = config(&["name=a", "name=b"], 2, Vec::new());
+    assert_eq!(run::<bushka::Position>(&cfg).unwrap_err(), "no openings");
     cfg = config(&["name=a"], 2, starts::<bushka::Position>());
-    assert!(run::<bushka::Position>(&cfg).is_err());
-    assert!(make_player::<bushka::Position>(
-        &EngineSpec::parse("name=x,weights=/nonexistent.json").unwrap(),
+    assert_eq!(
+        run::<bushka::Position>(&cfg).unwrap_err(),
+        "a tournament needs at least two engines"
+    );
+    let refusal = |spec: &str| match make_player::<bushka::Position>(
+        &EngineSpec::parse(spec).unwrap(),
         1,
-        None
-    )
-    .is_err());
-    assert!(make_player::<bushka::Position>(
-        &EngineSpec::parse("name=x,cmd=/nonexistent/engine").unwrap(),
-        1,
-        None
-    )
-    .is_err());
+        None,
+    ) {
+        Ok(_) => panic!("{spec} accepted"),
+        Err(e) => e,
+    };
+    let err = refusal("name=x,weights=/nonexistent.json");
+    assert!(err.contains("/nonexistent.json"), "{err}");
+    let err = refusal("name=x,cmd=/nonexistent/engine");
+    assert!(err.contains("/nonexistent/engine"), "{err}");
 }
 
 #[test]
@@ -195,8 +204,19 @@ fn the_eval_option_is_read_written_and_checked() {
     let again = EngineSpec::parse(&spec.to_string()).unwrap();
     assert_eq!(again.eval, Some(EvalKind::Patterns));
     assert!(EngineSpec::parse("name=p,eval=neural").is_err());
-    // The embedded pattern weights play; material has no patterns.
-    assert!(make_player::<bashnya::Position>(&spec, 1, None).is_ok());
+    // The embedded pattern weights play (a legal move from the start);
+    // material has no patterns.
+    let Ok(mut player) = make_player::<bashnya::Position>(&spec, 1, None) else {
+        panic!("the embedded pattern weights do not load");
+    };
+    let start = bashnya::Position::start();
+    let choice = player
+        .choose(&engine::record::GameRecord::new(start))
+        .unwrap_or_else(|_| panic!("no move from the start"));
+    let mut legal = engine::MoveList::new();
+    start.generate(&mut legal);
+    assert!(legal.contains(&choice.mv));
+    assert_eq!(choice.depth, Some(2));
     let material = EngineSpec::parse("name=m,eval=patterns,weights=material").unwrap();
     assert!(make_player::<bushka::Position>(&material, 1, None).is_err());
 }

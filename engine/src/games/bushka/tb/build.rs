@@ -46,6 +46,9 @@ pub enum BuildProgress {
         /// Its longest distance, in plies.
         longest: u32,
     },
+    /// A material's table is in the folder, built or reused: a build
+    /// stopped later starts again after it.
+    Done(MaterialReport),
 }
 
 /// The receiver of [`BuildProgress`]; called from worker threads.
@@ -80,7 +83,7 @@ impl BuildOptions {
 }
 
 /// What happened to one material.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MaterialReport {
     /// The material.
     pub material: Material,
@@ -123,14 +126,16 @@ pub fn build_materials(
                         .max()
                         .unwrap_or(0)
                         .saturating_sub(1) as u32;
-                    reports.push(MaterialReport {
+                    let report = MaterialReport {
                         material: mat,
                         positions: 2 * t.indexer().size(),
                         bytes: bytes_of(&path),
                         seconds: 0.0,
                         reused: true,
                         longest,
-                    });
+                    };
+                    opts.report(&BuildProgress::Done(report.clone()));
+                    reports.push(report);
                     tb.insert(t);
                     continue;
                 }
@@ -141,14 +146,16 @@ pub fn build_materials(
         let (data, longest) = solve(mat, &tb, opts)?;
         let ix = Indexer::new(mat);
         file::write(&path, mat, ix.size(), &data)?;
-        reports.push(MaterialReport {
+        let report = MaterialReport {
             material: mat,
             positions: 2 * ix.size(),
             bytes: bytes_of(&path),
             seconds: start.elapsed().as_secs_f64(),
             reused: false,
             longest,
-        });
+        };
+        opts.report(&BuildProgress::Done(report.clone()));
+        reports.push(report);
         tb.insert(Table::from_data(mat, &data));
     }
     Ok((tb, reports))

@@ -242,6 +242,5 @@ mod tests {
             assert_eq!(s & !MIDDLE, 0);
             assert_eq!(rank_subset(MIDDLE, s), r);
         }
-        let _ = Bits(0);
     }
 }
