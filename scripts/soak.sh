@@ -58,7 +58,8 @@ for game in $GAMES_LIST; do
     rm -f "$OUT/$game.time" "$OUT/$game.log" "$OUT/$game.err"
     echo "$game: $EXPECTED games${resume:+ (resumed)}"
     (while sleep 60; do
-        echo "  $game: $(grep -c '^\[Round ' "$pdn" 2>/dev/null || echo 0)/$EXPECTED games"
+        n=$(grep -c '^\[Round ' "$pdn" 2>/dev/null)
+        echo "  $game: ${n:-0}/$EXPECTED games"
     done) &
     ticker=$!
     start=$(date +%s)

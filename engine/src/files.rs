@@ -74,6 +74,39 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// `path` with `suffix` added to its file name (`train.data` and `.pdn`
+/// give `train.data.pdn`): a file kept beside another.
+pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    name.into()
+}
+
+/// Opens `path` (made if missing) to append lines after its last whole
+/// one. A last line without its line break is kept and ended when
+/// `is_whole` accepts it (a file edited by hand), else cut off (a write cut
+/// short by a stop): results files that grow a line at a time.
+pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -> io::Result<File> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    if keep < bytes.len() {
+        if is_whole(&bytes[keep..]) {
+            file.write_all(b"\n")?;
+        } else {
+            file.set_len(keep as u64)?;
+        }
+    }
+    Ok(file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +123,29 @@ mod tests {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(mode(&path), 0o600);
+    }
+
+    #[test]
+    fn appends_after_the_last_whole_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let append = |line: &str| {
+            let mut f =
+                append_after_whole_lines(&path, |t| t.starts_with(b"{") && t.ends_with(b"}"))
+                    .unwrap();
+            f.write_all(line.as_bytes()).unwrap();
+        };
+        append("{1}\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n");
+        // Cut short by a stop: cut off.
+        std::fs::write(&path, "{1}\n{2").unwrap();
+        append("{3}\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n{3}\n");
+        // Whole, without its line break: kept and ended.
+        std::fs::write(&path, "{1}\n{2}").unwrap();
+        append("{3}\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n{2}\n{3}\n");
+        assert_eq!(with_suffix(&path, ".pdn"), dir.path().join("r.jsonl.pdn"));
     }
 
     #[test]

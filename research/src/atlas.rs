@@ -456,30 +456,13 @@ fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), 
 pub fn append_result(file: &Path, r: &LineResult) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: {e}", file.display());
     let text = serde_json::to_string(r).map_err(|e| e.to_string())?;
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(io(e)),
-    };
-    let mut keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    // A last line without its line break is a result if it reads as one (a
-    // file edited by hand): it is kept and ended. Else it was cut short by a
-    // kill (never read as a result) and is cut off.
-    let mut start = "";
-    if keep < bytes.len() && serde_json::from_slice::<LineResult>(&bytes[keep..]).is_ok() {
-        keep = bytes.len();
-        start = "\n";
-    }
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .map_err(io)?;
-    if f.metadata().map_err(io)?.len() != keep as u64 {
-        f.set_len(keep as u64).map_err(io)?;
-    }
-    f.write_all(format!("{start}{text}\n").as_bytes())
-        .map_err(io)?;
+    // A last line cut short by a kill (never read as a result) is cut off;
+    // a whole one without its line break (a file edited by hand) is ended.
+    let mut f = engine::files::append_after_whole_lines(file, |tail| {
+        serde_json::from_slice::<LineResult>(tail).is_ok()
+    })
+    .map_err(io)?;
+    f.write_all(format!("{text}\n").as_bytes()).map_err(io)?;
     f.sync_data().map_err(io)
 }
 

@@ -477,6 +477,14 @@ pub fn run<G: Game>(
     log: &mut dyn FnMut(&str),
 ) -> Result<ClusterOutcome, String> {
     let mut d = Driver::new(cfg, run)?;
+    // The merged files are checked before anything is submitted.
+    let planned: Vec<(String, PathBuf)> = (1..=cfg.shards)
+        .flat_map(|k| {
+            [("summary", "json"), ("PDN", "pdn"), ("data", "data")]
+                .map(|(what, ext)| (format!("shard {k}'s {what}"), d.file(k, ext)))
+        })
+        .collect();
+    cfg.outputs.check_against(&run.id, &planned)?;
     d.save_state()?;
     let script = d.write_script()?;
     let bar = progress_bar(cfg, d.plan.games());

@@ -353,48 +353,73 @@ impl MergeOutputs {
     /// Refuses outputs that would destroy a file: two outputs named alike,
     /// an output that is one of the shards' files, or an existing file that
     /// holds something other than a merge of run `run_id` (merging the same
-    /// run again, as `bushka cluster selfplay` does while shards finish and
-    /// when resumed, rewrites its own files).
+    /// run again, as `bushka cluster selfplay` does when resumed, rewrites
+    /// its own files).
     pub fn check(&self, run_id: &str, parts: &[ShardPart]) -> Result<(), String> {
-        let mut named: Vec<(String, Option<&Path>)> = vec![
-            ("the merged PDN".into(), Some(self.pdn.as_path())),
-            ("the merged data".into(), self.data.as_deref()),
-            ("the merged summary".into(), self.json.as_deref()),
-        ];
+        let mut files = Vec::new();
         for p in parts {
-            named.push((
-                format!("shard {}'s summary", p.shard),
-                Some(p.json.as_path()),
-            ));
-            named.push((format!("shard {}'s PDN", p.shard), Some(p.pdn.as_path())));
-            named.push((format!("shard {}'s data", p.shard), p.data.as_deref()));
+            files.push((format!("shard {}'s summary", p.shard), p.json.clone()));
+            files.push((format!("shard {}'s PDN", p.shard), p.pdn.clone()));
+            if let Some(d) = &p.data {
+                files.push((format!("shard {}'s data", p.shard), d.clone()));
+            }
         }
-        let labelled: Vec<(&str, Option<&Path>)> =
-            named.iter().map(|(l, p)| (l.as_str(), *p)).collect();
-        crate::output::distinct_outputs(&labelled)?;
-        let pdn_of_run = pdn_run_id(&self.pdn).as_deref() == Some(run_id);
+        self.check_against(run_id, &files)
+    }
+
+    /// [`MergeOutputs::check`] against named shard files (planned or written).
+    pub fn check_against(
+        &self,
+        run_id: &str,
+        shard_files: &[(String, PathBuf)],
+    ) -> Result<(), String> {
+        let mut named: Vec<(&str, Option<&Path>)> = vec![
+            ("the merged PDN", Some(self.pdn.as_path())),
+            ("the merged data", self.data.as_deref()),
+            ("the merged summary", self.json.as_deref()),
+        ];
+        named.extend(
+            shard_files
+                .iter()
+                .map(|(l, p)| (l.as_str(), Some(p.as_path()))),
+        );
+        crate::output::distinct_outputs(&named)?;
         let refuse = |path: &Path| {
             Err(format!(
                 "{} exists and holds no merge of run {run_id}: name another file, or remove it",
                 path.display()
             ))
         };
-        if has_content(&self.pdn) && !pdn_of_run {
+        if has_content(&self.pdn) && pdn_run_id(&self.pdn).as_deref() != Some(run_id) {
             return refuse(&self.pdn);
         }
-        // Data lines name no run: they belong to the PDN written with them.
+        // The merged summary of this run, if one is there (not a shard's).
+        let summary = self
+            .json
+            .as_deref()
+            .filter(|j| has_content(j))
+            .map(|j| {
+                std::fs::read_to_string(j)
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
+                    .map(|s| s.run)
+                    .filter(|r| r.id == run_id && r.shard.is_none())
+                    .ok_or(j)
+            })
+            .transpose();
+        let summary = match summary {
+            Ok(s) => s,
+            Err(j) => return refuse(j),
+        };
+        // Data lines name no run: an existing data file is this run's only
+        // when this run's merged summary names it.
         if let Some(data) = self.data.as_deref().filter(|d| has_content(d)) {
-            if !pdn_of_run {
+            let named_here = summary
+                .as_ref()
+                .and_then(|r| r.data.as_deref())
+                .is_some_and(|d| Path::new(d) == std::path::absolute(data).unwrap_or_default());
+            if !named_here {
                 return refuse(data);
-            }
-        }
-        if let Some(json) = self.json.as_deref().filter(|j| has_content(j)) {
-            let id = std::fs::read_to_string(json)
-                .ok()
-                .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
-                .map(|s| s.run.id);
-            if id.as_deref() != Some(run_id) {
-                return refuse(json);
             }
         }
         Ok(())

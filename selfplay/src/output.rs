@@ -45,10 +45,19 @@ pub fn has_content(path: &Path) -> bool {
 /// `--json`, ...): one would replace the other. `outputs` pairs each option
 /// with its path, if given.
 pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    // The folder resolved (links, `..`) and the file's name: a file not
+    // written yet is named alike however its folder is spelt.
     let key = |p: &Path| {
-        p.canonicalize()
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf())
+        let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let dir = dir
+            .canonicalize()
+            .or_else(|_| std::path::absolute(&dir))
+            .unwrap_or(dir);
+        dir.join(p.file_name().unwrap_or_default())
     };
     let given: Vec<(&str, &Path, PathBuf)> = outputs
         .iter()
@@ -216,7 +225,7 @@ pub fn recover_data(
     });
     if dropped.len() > max_dropped {
         return Err(format!(
-            "{} holds positions of more than {max_dropped} game(s) that are not finished in the run's PDN: is it the PDN of the same run? Nothing was changed",
+            "{} holds positions of more than {max_dropped} game(s) not finished in the game records: are they the same run's? The data file was not changed",
             path.display()
         ));
     }
@@ -275,7 +284,7 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let finished: HashSet<u64> = [0].into_iter().collect();
         let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-        assert!(err.contains("Nothing was changed"), "{err}");
+        assert!(err.contains("The data file was not changed"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert_eq!(recover_data(&path, &finished, 2, |_| {}), Ok(1));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\tA\t0\t5\t1\n");

@@ -806,7 +806,8 @@ fn resume<G: Game>(
             if let (Some(seen), Ok(pos)) = (seen.as_mut(), G::parse_position(text)) {
                 seen.insert(<G as Game>::hash(&pos));
             }
-        })?;
+        })
+        .map_err(|e| format!("{e} (game records: {})", pdn.display()))?;
     }
     Ok(finished)
 }
@@ -873,6 +874,11 @@ where
         let mut decided = None;
         let mut summary_written: Option<Instant> = None;
         for (slot, result) in rx {
+            if error.is_some() {
+                // Nothing more is written after a failure: a resumed run
+                // finds at most the one game cut short in its files.
+                continue;
+            }
             let written = result.and_then(|f| {
                 outputs.write(cfg, &slot, &f)?;
                 add_clocks(tally, &slot, &f);

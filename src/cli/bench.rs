@@ -25,7 +25,6 @@ pub struct BenchArgs {
     /// Transposition table size in MiB (1 to half of this machine's memory).
     #[arg(long, default_value = "64")]
     hash: HashSize,
-    /// The evaluation (node counts differ by evaluation).
     #[command(flatten)]
     evaluation: EvalArgs,
     /// Measure the time-to-depth speed-up of `--threads` threads over one:

@@ -82,7 +82,8 @@ enum Command {
         #[command(subcommand)]
         command: cluster::ClusterCommand,
     },
-    /// Make an opening book: random plies kept when a short search finds them balanced.
+    /// Make an opening book: random plies kept when a short search finds them balanced
+    /// (`--weights material` is the built-in books' recipe).
     Openings(selfplay::OpeningsArgs),
     /// Game records (PDN).
     Pdn {
@@ -105,7 +106,8 @@ enum Command {
     },
     /// Speak the engine protocol (Hub-style) on standard input and output; see docs/hub.md.
     Hub,
-    /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`.
+    /// Search the fixed bench positions; the last line is `bench <nodes> nodes <nps> nps`
+    /// (node counts differ by evaluation: `--weights`, `--eval`).
     Bench(bench::BenchArgs),
     /// Serve the board in a browser: play, analyse, replay, watch a tournament; see docs/web.md.
     Serve(serve::ServeArgs),

@@ -237,12 +237,11 @@ fn merge(m: &MergeArgs) -> Result<()> {
 pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     let mut cfg = config(a)?;
     // `--resume` reads the finished games from the PDN: a run writing data
-    // only keeps its records beside the data, so that it can be resumed.
+    // only keeps its records beside the data, so that it can be resumed
+    // (not beside a pipe or a device, which cannot be resumed anyway).
     let beside = match (&cfg.data, &cfg.pdn) {
-        (Some(data), None) => {
-            let mut name = data.clone().into_os_string();
-            name.push(".pdn");
-            Some(PathBuf::from(name))
+        (Some(data), None) if std::fs::metadata(data).map_or(true, |m| m.is_file()) => {
+            Some(engine::files::with_suffix(data, ".pdn"))
         }
         _ => None,
     };
@@ -443,8 +442,6 @@ pub struct OpeningsArgs {
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The evaluation of the balance check (`--weights material`, as the
-    /// built-in books were made).
     #[command(flatten)]
     pub evaluation: super::analyze::EvalArgs,
     /// Output file (default: standard output).

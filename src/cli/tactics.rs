@@ -111,14 +111,16 @@ where
     let inputs = args
         .pdn
         .iter()
-        .map(|p| {
-            let bytes = std::fs::metadata(p).map_or(0, |m| m.len());
-            format!("{} ({bytes} bytes)", p.display())
-        })
-        .collect::<Vec<_>>()
+        .map(|p| input_key(p))
+        .collect::<Result<Vec<_>>>()?
         .join(", ");
-    let journal_key = format!("{settings} --hash {}; {inputs}", cfg.hash);
-    let (done, journal) = open_journal(&journal_path, &journal_key)?;
+    // The program's version too: its evaluation decides what is found.
+    let journal_key = format!(
+        "{settings} --hash {}; bushka {}; {inputs}",
+        cfg.hash,
+        env!("CARGO_PKG_VERSION")
+    );
+    let (done, journal, lock) = open_journal(&journal_path, &journal_key)?;
     let distinct = tactics::distinct(&positions).len();
     let bar = if args.quiet {
         indicatif::ProgressBar::hidden()
@@ -140,27 +142,33 @@ where
             );
         });
     }
+    // A journal that cannot be written is given up (the mining goes on and
+    // the set is written; only a later resume loses): the first error is
+    // reported at the end.
     let failed = std::sync::Mutex::new(None::<String>);
-    let journal = std::sync::Mutex::new(journal);
+    let journal = std::sync::Mutex::new(Some(journal));
     let found = tactics::mine(&positions, &cfg, &done, &|hash, t| {
         let line = serde_json::json!({ "hash": hash, "tactic": t }).to_string() + "\n";
-        let mut file = journal
+        let mut slot = journal
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Err(e) = std::io::Write::write_all(&mut *file, line.as_bytes()) {
-            failed
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .get_or_insert_with(|| format!("writing {}: {e}", journal_path.display()));
+        if let Some(file) = slot.as_mut() {
+            if let Err(e) = std::io::Write::write_all(file, line.as_bytes()) {
+                *slot = None;
+                failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .get_or_insert_with(|| format!("writing {}: {e}", journal_path.display()));
+            }
         }
         bar.inc(1);
     });
     bar.finish_and_clear();
-    if let Some(e) = failed
+    let failed = failed
         .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        bail!(e);
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(e) = &failed {
+        eprintln!("warning: {e}; the journal was given up, the set is whole");
     }
     let seconds = clock.elapsed().as_secs_f64();
     let mut set = String::from("# position\tsolution\tmotif\tgain (centi-men, or win)\n");
@@ -173,8 +181,13 @@ where
     let md = report_text(&found, &settings, games, positions.len(), seconds, &drawn);
     write(&report, md.as_bytes())?;
     // The set and the report are written: the journal has done its work.
-    std::fs::remove_file(&journal_path)
-        .with_context(|| format!("removing {}", journal_path.display()))?;
+    drop(journal);
+    drop(lock);
+    match std::fs::remove_file(&journal_path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!("removing {}: {e}", journal_path.display()),
+    }
     let resumed = if done.is_empty() {
         String::new()
     } else {
@@ -192,56 +205,74 @@ where
 
 /// The journal of a mining run writing `out`: `OUT.partial.jsonl`.
 fn journal_of(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".partial.jsonl");
-    PathBuf::from(name)
+    engine::files::with_suffix(out, ".partial.jsonl")
+}
+
+/// One line of a journal: a position's hash and what was found there.
+fn journal_line(text: &[u8]) -> Option<(u64, Option<Tactic>)> {
+    let v: serde_json::Value = serde_json::from_slice(text).ok()?;
+    let hash = v["hash"].as_u64()?;
+    let tactic = serde_json::from_value(v["tactic"].clone()).ok()?;
+    Some((hash, tactic))
 }
 
 /// Reads a journal left by a stopped run (its first line the settings and
 /// inputs it mined, then `{"hash": H, "tactic": T or null}` a position) and
-/// opens it to append; a new journal starts with `key`. A journal of other
-/// settings or inputs is refused; a last line cut short by a stop is cut off.
-fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File)> {
+/// opens it, locked, to append; a new journal starts with `key`. A journal
+/// of other settings or inputs is refused; a last line cut short by a stop
+/// is cut off. Returns what is done, the file to append to, and the handle
+/// holding the lock.
+fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File, std::fs::File)> {
     let head = serde_json::json!({ "settings": key }).to_string();
-    let mut done = tactics::Mined::new();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => bail!("{}: {e}", path.display()),
-    };
-    let keep = text.rfind('\n').map_or(0, |i| i + 1);
-    let mut lines = text[..keep].lines();
+    // Locked before anything is read or cut: one run writes a journal.
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("{}", path.display()))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{} is being written by another mining run (the same run started twice?)",
+            path.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => bail!("cannot lock {}: {e}", path.display()),
+    }
+    let mut file = engine::files::append_after_whole_lines(path, |tail| {
+        tail == head.as_bytes() || journal_line(tail).is_some()
+    })
+    .with_context(|| format!("{}", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    let mut lines = text.lines();
     match lines.next() {
-        None => {}
+        None => std::io::Write::write_all(&mut file, format!("{head}\n").as_bytes())
+            .with_context(|| format!("{}", path.display()))?,
         Some(first) if first == head => {}
         Some(first) => bail!(
             "{} is the journal of another mining run ({first}); remove it, or mine as it did",
             path.display()
         ),
     }
+    let mut done = tactics::Mined::new();
     for (i, line) in lines.enumerate() {
-        let bad = || anyhow!("{} line {}: not a journal line", path.display(), i + 2);
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| bad())?;
-        let hash = v["hash"].as_u64().ok_or_else(bad)?;
-        let tactic: Option<Tactic> =
-            serde_json::from_value(v["tactic"].clone()).map_err(|_| bad())?;
+        let (hash, tactic) = journal_line(line.as_bytes())
+            .ok_or_else(|| anyhow!("{} line {}: not a journal line", path.display(), i + 2))?;
         done.insert(hash, tactic);
     }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("{}", path.display()))?;
-    if keep == 0 {
-        file.set_len(0)
-            .with_context(|| format!("{}", path.display()))?;
-        std::io::Write::write_all(&mut file, format!("{head}\n").as_bytes())
-            .with_context(|| format!("{}", path.display()))?;
-    } else if keep < text.len() {
-        file.set_len(keep as u64)
-            .with_context(|| format!("{}", path.display()))?;
-    }
-    Ok((done, file))
+    Ok((done, file, lock))
+}
+
+/// What a journal's settings line names an input by: its path as given,
+/// its size and a hash of its bytes (an input changed since is another
+/// input).
+fn input_key(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    let hash = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
+    Ok(format!(
+        "{} ({} bytes, fnv1a {hash:016x})",
+        path.display(),
+        bytes.len()
+    ))
 }
 
 /// Writes a file atomically, naming it in an error.

@@ -12,3 +12,8 @@ mod serve;
 mod shard;
 mod tactics;
 mod tb;
+
+/// Arguments held as `String`s, as `Command::args` and the helpers take them.
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}

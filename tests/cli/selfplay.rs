@@ -1,5 +1,6 @@
 //! `bushka selfplay` as a user runs it: files, resume after a kill, external engines.
 
+use crate::strs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -286,8 +287,4 @@ fn a_run_writing_data_only_can_be_resumed() {
     assert!(out.contains("24 games: 24 resumed, 0 played"), "{out}");
     assert_eq!(std::fs::read_to_string(&data).unwrap(), lines);
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn strs(v: &[String]) -> Vec<&str> {
-    v.iter().map(String::as_str).collect()
 }

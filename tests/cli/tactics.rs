@@ -137,11 +137,14 @@ fn mine_goes_on_from_the_journal_of_a_stopped_run() {
     // its combination), then half a line cut by the stop.
     let start = engine::bushka::Position::parse_position("W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0")
         .unwrap();
-    let bytes = std::fs::metadata(&pdn).unwrap().len();
+    let bytes = std::fs::read(&pdn).unwrap();
+    let fnv = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
     let head = serde_json::json!({
         "settings": format!(
-            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; {} ({bytes} bytes)",
-            pdn.display()
+            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; bushka {}; {} ({} bytes, fnv1a {fnv:016x})",
+            env!("CARGO_PKG_VERSION"),
+            pdn.display(),
+            bytes.len()
         )
     });
     std::fs::write(
