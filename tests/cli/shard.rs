@@ -216,7 +216,10 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     let mut other_data = merge(&dir, "m", &all);
     other_data[5] = s(&dir.join("mine.data"));
     let err = run_err(&other_data);
-    assert!(err.contains("mine.data exists and holds no merge of run"), "{err}");
+    assert!(
+        err.contains("mine.data exists and holds no merge of run"),
+        "{err}"
+    );
     let mut onto_shard = merge(&dir, "m2", &all);
     onto_shard[3] = s(&dir.join("seed1-2.pdn"));
     let err = run_err(&onto_shard);
