@@ -14,13 +14,9 @@ const GAMES: &str =
 1. dc3 c54x 2. f34 cxe4 3. e1x3 *\n\n\
 [GameType \"bushka\"]\n[FEN \"W:We4,f4:Bd4,e7\"]\n[Result \"1-0\"]\n\n1. e45 de4x 2. e5x 1-0\n";
 
-#[test]
-fn mine_writes_a_problem_set_that_solve_reads() {
-    let dir = tempfile::tempdir().unwrap();
-    let pdn = dir.path().join("g.pdn");
-    std::fs::write(&pdn, GAMES).unwrap();
-    let out = dir.path().join("t.tsv");
-    let o = bushka(&[
+/// `tactics mine` of `pdn` into `out`, shallow enough for a test.
+fn mine_args<'a>(pdn: &'a std::path::Path, out: &'a std::path::Path) -> [&'a str; 13] {
+    [
         "tactics",
         "mine",
         "--pdn",
@@ -34,7 +30,16 @@ fn mine_writes_a_problem_set_that_solve_reads() {
         "--hash",
         "1",
         "--quiet",
-    ]);
+    ]
+}
+
+#[test]
+fn mine_writes_a_problem_set_that_solve_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("g.pdn");
+    std::fs::write(&pdn, GAMES).unwrap();
+    let out = dir.path().join("t.tsv");
+    let o = bushka(&mine_args(&pdn, &out));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     let set = std::fs::read_to_string(&out).unwrap();
@@ -108,21 +113,7 @@ fn mine_goes_on_from_the_journal_of_a_stopped_run() {
     std::fs::write(&pdn, GAMES).unwrap();
     let out = dir.path().join("t.tsv");
     let journal = dir.path().join("t.tsv.partial.jsonl");
-    let args = [
-        "tactics",
-        "mine",
-        "--pdn",
-        pdn.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--deep",
-        "6",
-        "--verify",
-        "8",
-        "--hash",
-        "1",
-        "--quiet",
-    ];
+    let args = mine_args(&pdn, &out);
     let o = bushka(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
