@@ -167,11 +167,6 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         crate::perft::walk(self, depth)
     }
 
-    /// [`Game::perft`] split over the current rayon pool.
-    fn perft_parallel(&self, depth: u32) -> u64 {
-        crate::perft::walk_parallel(self, depth)
-    }
-
     /// What the search asks of a leaf before scoring it statically: `None`
     /// when the side to move must capture, else whether it has any move at
     /// all (none is a loss). Games answer it with a few bitboard operations.

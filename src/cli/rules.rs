@@ -46,6 +46,17 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
     pool.install(|| with_game!(args.game, G => perft_of::<G>(args, depth, divide)))
 }
 
+/// Progress of a long count on stderr (drawn only on a terminal).
+fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{unit} {{pos}}/{{len}} {{wide_bar}} [{{elapsed_precise}}<{{eta_precise}}]"
+    )) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 fn num_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -58,13 +69,19 @@ fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     let nodes = if divide {
-        let parts = engine::perft::divide(&pos, depth);
+        let bar = progress_bar(pos.count_moves(), "root moves");
+        let parts = engine::perft::divide_with(&pos, depth, || bar.inc(1));
+        bar.finish_and_clear();
         for (m, n) in &parts {
             writeln!(out, "{} {}", pos.move_text(m), n)?;
         }
         parts.iter().map(|(_, n)| n).sum()
     } else {
-        engine::perft::perft_parallel(&pos, depth)
+        let split = engine::perft::split(&pos, depth);
+        let bar = progress_bar(split.tasks.len() as u64, "subtrees");
+        let nodes = split.count(|| bar.inc(1));
+        bar.finish_and_clear();
+        nodes
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };

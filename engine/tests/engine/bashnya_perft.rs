@@ -4,7 +4,7 @@
 //! oracle agrees with the small lines too (`bashnya_oracle.rs`).
 
 use engine::bashnya::Position;
-use engine::perft::{perft, perft_parallel, walk, walk_parallel};
+use engine::perft::{perft, perft_parallel, walk};
 use engine::Game;
 
 /// Lines with more expected nodes than this run only in the ignored test.
@@ -77,8 +77,7 @@ fn russian_draughts_cross_check() {
 }
 
 /// Bashnya's own walk (`Game::perft`) counts what the generic walk over
-/// `generate` and `play` counts; and its own parallel split what the generic
-/// split (over its own walk) counts.
+/// `generate` and `play` counts, also split over threads.
 #[test]
 fn own_walk_agrees_with_the_generic_walk() {
     for (fen, depth, nodes) in cases() {
@@ -89,7 +88,7 @@ fn own_walk_agrees_with_the_generic_walk() {
         assert_eq!(perft(&pos, depth), walk(&pos, depth), "{fen}");
     }
     let start = Position::start();
-    assert_eq!(perft_parallel(&start, 6), walk_parallel(&start, 6));
+    assert_eq!(perft_parallel(&start, 6), walk(&start, 6));
 }
 
 #[test]

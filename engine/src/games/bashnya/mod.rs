@@ -57,10 +57,6 @@ impl Game for Position {
         perft::perft(self, depth)
     }
 
-    fn perft_parallel(&self, depth: u32) -> u64 {
-        perft::perft_parallel(self, depth)
-    }
-
     fn start() -> Self {
         Position::initial()
     }

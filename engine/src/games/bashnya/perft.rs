@@ -14,8 +14,9 @@
 //!   squares change) for the capture search;
 //! * the counting capture search has a fast path for men
 //!   (`captures::ManChains`);
-//! * in parallel, the tree is cut deep enough that the threads finish
-//!   together.
+//!
+//! In parallel, the generic split of [`crate::perft::split`] hands its
+//! subtrees to this walk.
 
 #[cfg(test)]
 use super::geometry::NONE;
@@ -26,7 +27,6 @@ use super::movegen::{
 use super::position::Position;
 use crate::game::Color;
 use crate::movelist::MoveList;
-use rayon::prelude::*;
 
 /// Leaf count of the move tree `depth` plies deep: Bashnya's
 /// [`Game::perft`](crate::game::Game::perft), the generic walk's count.
@@ -40,32 +40,6 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         }
     }
 }
-
-/// Perft split over the current rayon pool: Bashnya's
-/// [`Game::perft_parallel`](crate::game::Game::perft_parallel). The tree is
-/// cut where it has at least [`TASKS_PER_THREAD`] subtrees per thread, or
-/// three plies above the leaves, so that the threads finish together even
-/// though subtrees differ a lot in size (at the start the largest of the
-/// seven is a fifth of the tree).
-pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
-    let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
-    let mut tasks = vec![*pos];
-    let mut left = depth;
-    while left > 3 && tasks.len() < wanted {
-        let mut next = Vec::new();
-        let mut list = MoveList::new();
-        for task in &tasks {
-            generate(task, &mut list);
-            next.extend(list.iter().map(|m| task.after(m)));
-        }
-        tasks = next;
-        left -= 1;
-    }
-    tasks.par_iter().map(|task| perft(task, left)).sum()
-}
-
-/// Subtrees per thread that [`perft_parallel`] aims for.
-const TASKS_PER_THREAD: usize = 32;
 
 /// Perft of a position at least two plies above the leaves, by make-unmake
 /// on the one position: it is left as it was found.
@@ -268,7 +242,11 @@ mod tests {
                 );
             }
             if i % 64 == 0 {
-                assert_eq!(perft_parallel(pos, 5), perft(pos, 5), "{pos:?} in parallel");
+                assert_eq!(
+                    crate::perft::perft_parallel(pos, 5),
+                    perft(pos, 5),
+                    "{pos:?} in parallel"
+                );
             }
         }
     }
