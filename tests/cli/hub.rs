@@ -46,6 +46,13 @@ impl Hub {
         }
     }
 
+    /// Sends several lines in one write, as a fast GUI may.
+    fn send_together(&mut self, lines: &[&str]) {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        self.input.write_all(text.as_bytes()).unwrap();
+        self.input.flush().unwrap();
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.input, "{line}").unwrap();
         self.input.flush().unwrap();
@@ -152,4 +159,30 @@ fn a_whole_session() {
     h.send("quit");
     let status = h.child.wait().unwrap();
     assert!(status.success());
+}
+
+/// A `stop` that arrives right behind `go think` ends that search: the
+/// search never clears a stop asked before it began. (An engine that cleared
+/// it searched on without a limit and never answered again.)
+#[test]
+fn a_stop_right_behind_go_ends_the_search() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("pos pos=start");
+    h.send("level");
+    for i in 0..30 {
+        h.send_together(&["go think", "stop"]);
+        let done = h.until("done").pop().unwrap();
+        assert!(done.starts_with("done move="), "go {i}: {done}");
+    }
+    // The next search runs to its limit.
+    h.send("level depth=6");
+    h.send("go think");
+    let lines = h.until("done");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth=6 ")),
+        "{lines:?}"
+    );
+    h.send("quit");
+    assert!(h.child.wait().unwrap().success());
 }

@@ -12,7 +12,7 @@ use engine::tt::HashSize;
 use engine::{Color, Game, GameKind, MoveList};
 use selfplay::pdn::{self, GameRecord as PdnRecord, PdnResult};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Transposition table of one search from the page.
@@ -336,32 +336,19 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
         };
         Box::new(move |report: &mut dyn FnMut(InfoView)| {
             let mut engine = Engine::<G>::new(SEARCH_HASH, 1);
-            let engine_stop = engine.stop_flag();
+            // A stop asked before the search begins is seen after its first
+            // iteration, as one asked while it runs.
+            engine.set_stop_flag(stop);
             let eval = G::default_eval();
             let pos = input.position;
             let mut last = None;
-            // A stop asked before the search began (which clears the
-            // engine's flag) is seen at the first iteration.
-            let done = AtomicBool::new(false);
-            let watch = std::thread::scope(|scope| {
-                scope.spawn(|| {
-                    while !done.load(Relaxed) {
-                        if stop.load(Relaxed) {
-                            engine_stop.store(true, Relaxed);
-                        }
-                        std::thread::sleep(std::time::Duration::from_millis(20));
-                    }
-                });
-                let result = engine.search(&*eval, &input, |info| {
-                    let v = info_view(&pos, info);
-                    last = Some(v.clone());
-                    report(v);
-                });
-                done.store(true, Relaxed);
-                result
+            let result = engine.search(&*eval, &input, |info| {
+                let v = info_view(&pos, info);
+                last = Some(v.clone());
+                report(v);
             });
             SearchOutcome {
-                best: watch.best.map(|m| pos.move_text(&m)),
+                best: result.best.map(|m| pos.move_text(&m)),
                 info: last,
             }
         })

@@ -164,7 +164,10 @@ struct Completed<M> {
 struct Shared<'a, G: Game> {
     tt: &'a Table,
     oracle: Option<&'a dyn Oracle<G>>,
-    stop: &'a AtomicBool,
+    /// Ends this search's threads (a limit reached, or the main thread done).
+    stop: AtomicBool,
+    /// The engine's [`Engine::stop_flag`]: a stop asked from outside.
+    requested: &'a AtomicBool,
     nodes: AtomicU64,
     best: Mutex<Option<Completed<G::Move>>>,
     start: Instant,
@@ -176,6 +179,11 @@ struct Shared<'a, G: Game> {
 }
 
 impl<G: Game> Shared<'_, G> {
+    /// True once the search should end: a limit reached or a stop asked.
+    fn stopping(&self) -> bool {
+        self.stop.load(Relaxed) || self.requested.load(Relaxed)
+    }
+
     /// Records an iteration if it is the deepest so far; returns the deepest.
     fn complete(&self, c: Completed<G::Move>) -> Completed<G::Move> {
         let mut best = self.best_guard();
@@ -245,9 +253,18 @@ impl<G: Game> Engine<G> {
         self.tt.clear();
     }
 
-    /// A flag that stops the running search when set (from any thread).
+    /// A flag that stops the running search when set (from any thread). The
+    /// search never clears it: a stop asked before a search begins ends that
+    /// search after its first iteration, and the owner clears the flag before
+    /// it starts a search that should run.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Makes `flag` the engine's [`Engine::stop_flag`], for an owner that
+    /// keeps a flag of its own for each search.
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
     }
 
     /// Searches; `on_info` hears of every completed iteration.
@@ -258,13 +275,13 @@ impl<G: Game> Engine<G> {
         mut on_info: impl FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
-        self.stop.store(false, Relaxed);
         self.tt.new_search();
         let deadlines = input.limits.deadlines();
         let shared = Shared {
             tt: &self.tt,
             oracle: self.oracle.as_deref(),
-            stop: &self.stop,
+            stop: AtomicBool::new(false),
+            requested: &self.stop,
             nodes: AtomicU64::new(0),
             best: Mutex::new(None),
             start,
@@ -290,7 +307,7 @@ impl<G: Game> Engine<G> {
                 });
             }
             Worker::new(0, &shared, eval, input).iterate(max_depth, &mut on_info);
-            self.stop.store(true, Relaxed);
+            shared.stop.store(true, Relaxed);
         });
         let best = shared
             .best

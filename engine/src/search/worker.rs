@@ -204,7 +204,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 return true;
             }
         }
-        sh.soft.is_some_and(|s| sh.start.elapsed() >= s) || sh.stop.load(Relaxed)
+        sh.soft.is_some_and(|s| sh.start.elapsed() >= s) || sh.stopping()
     }
 
     /// The root search with a window around the previous score, widened on failure.
@@ -267,7 +267,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             if self.completed == 0 && self.id == 0 {
                 return false;
             }
-            if sh.stop.load(Relaxed) || sh.hard.is_some_and(|h| sh.start.elapsed() >= h) {
+            if sh.stopping() || sh.hard.is_some_and(|h| sh.start.elapsed() >= h) {
                 self.stopped = true;
                 sh.stop.store(true, Relaxed);
             }

@@ -200,3 +200,47 @@ fn bashnya_capture_lines_beyond_the_horizon_are_bounded() {
     assert!(r.nodes < 1_000_000, "{} nodes", r.nodes);
     assert_eq!(r.score, Score::Cp(2960));
 }
+
+/// A stop asked before an unbounded search begins is kept (the search never
+/// clears the flag): the main thread ends the search after its first
+/// iteration, with a move, on one thread and on two (a helper stops at its
+/// first check of the flag, a thousand nodes in, having perhaps completed a
+/// few shallow iterations). Cleared, the flag lets the next search run to its
+/// limit.
+#[test]
+fn a_stop_asked_before_the_search_begins_is_kept() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let p = bashnya::Position::start();
+    for threads in [1, 2] {
+        let mut e = Engine::<bashnya::Position>::new(HashSize::fixed(8), threads);
+        let stop = e.stop_flag();
+        stop.store(true, Relaxed);
+        let r = e.search(
+            &Material::default(),
+            &SearchInput::new(p, Limits::default()),
+            |_| {},
+        );
+        assert!(r.best.is_some(), "{threads} threads");
+        assert!(
+            r.nodes < 20_000,
+            "{threads} threads: {} nodes to depth {}",
+            r.nodes,
+            r.depth
+        );
+        if threads == 1 {
+            assert_eq!(r.depth, 1);
+        }
+        assert!(stop.load(Relaxed), "the search cleared the flag");
+        stop.store(false, Relaxed);
+        let r = e.search(
+            &Material::default(),
+            &SearchInput::new(p, Limits::depth(6)),
+            |_| {},
+        );
+        assert!(
+            r.depth >= 6,
+            "{threads} threads: depth {} after the flag was cleared",
+            r.depth
+        );
+    }
+}
