@@ -6,21 +6,28 @@ use engine::hub::quote;
 use engine::record::GameRecord;
 use engine::search::{Clock, Score, MATE_BOUND, MAX_PLY};
 use engine::Game;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 /// Extra time granted above the engine's own limit before it forfeits.
 const GRACE: Duration = Duration::from_secs(5);
 /// Time allowed for a depth- or node-limited move.
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
+/// The longest line read from an engine: a longer one ends the engine.
+const MAX_LINE: u64 = 1 << 20;
+/// Lines read ahead of the harness; an engine that writes faster waits.
+const LINES_AHEAD: usize = 4096;
+
+/// A line from the engine, or why no more will be read.
+type Line = Result<String, String>;
 
 /// A running external engine.
 pub struct ExternalPlayer<G: Game> {
     child: Child,
     input: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
     level: String,
     move_time: Duration,
     /// The game clock of the next move and how long to wait for it.
@@ -43,15 +50,8 @@ impl<G: Game> ExternalPlayer<G> {
             .map_err(|e| format!("engine {}: cannot start '{cmd}': {e}", spec.name))?;
         let input = child.stdin.take().ok_or("no engine stdin")?;
         let out = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in out.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (tx, lines) = sync_channel(LINES_AHEAD);
+        std::thread::spawn(move || read_lines(out, &tx));
         let (level, move_time) = match (spec.depth, spec.nodes, spec.movetime) {
             (None, None, None) if spec.tc.is_some() => ("level".to_string(), UNTIMED_MOVE),
             (_, _, Some(ms)) => (
@@ -99,24 +99,73 @@ impl<G: Game> ExternalPlayer<G> {
         Ok(p)
     }
 
+    /// Writes a line; a failed write ends the engine (it is restarted).
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.input, "{line}")
-            .and_then(|_| self.input.flush())
-            .map_err(|e| format!("cannot write to engine: {e}"))
+        let sent = writeln!(self.input, "{line}").and_then(|_| self.input.flush());
+        sent.map_err(|e| self.died(format!("cannot write to engine: {e}")))
+    }
+
+    /// Marks the engine as finished (the harness starts a new one before
+    /// its next game) and returns why.
+    fn died(&mut self, why: String) -> String {
+        self.dead = Some(why.clone());
+        why
+    }
+
+    /// The next line before `deadline`. Past it, no line is read, however
+    /// many are waiting: an engine that floods its output still runs out of
+    /// time. `Err(None)` is the deadline; `Err(Some(why))`, an engine that
+    /// can be read no more.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, Option<String>> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(None);
+        }
+        match self.lines.recv_timeout(left) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(why)) => Err(Some(self.died(why))),
+            Err(RecvTimeoutError::Timeout) => Err(None),
+            Err(RecvTimeoutError::Disconnected) => Err(Some(self.died("engine exited".into()))),
+        }
     }
 
     /// Reads lines until one starts with `prefix`; `error` lines are fatal.
     fn wait_for(&mut self, prefix: &str, limit: Duration) -> Result<String, String> {
         let deadline = Instant::now() + limit;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.next_line(deadline) {
                 Ok(l) if l.starts_with(prefix) => return Ok(l),
                 Ok(l) if l.starts_with("error") => return Err(format!("engine said: {l}")),
                 Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => return Err("timeout".into()),
-                Err(RecvTimeoutError::Disconnected) => return Err("engine exited".into()),
+                Err(None) => return Err("timeout".into()),
+                Err(Some(why)) => return Err(why),
             }
+        }
+    }
+}
+
+/// Reads the engine's output a line at a time into `tx` until it ends: text
+/// that is not UTF-8 is read with replacement characters (and then is no
+/// command the harness knows); a line longer than [`MAX_LINE`] or a read
+/// error ends the reading, with why.
+fn read_lines(mut out: impl BufRead, tx: &SyncSender<Line>) {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let line = match out.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) => return,
+            Ok(n) if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') => {
+                Err(format!("engine wrote a line longer than {MAX_LINE} bytes"))
+            }
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf);
+                Ok(text.trim_end_matches(['\n', '\r']).to_string())
+            }
+            Err(e) => Err(format!("cannot read from engine: {e}")),
+        };
+        let last = line.is_err();
+        if tx.send(line).is_err() || last {
+            return;
         }
     }
 }
@@ -170,7 +219,10 @@ fn parse_score(s: &str) -> Option<Score> {
 }
 
 impl<G: Game> Player<G> for ExternalPlayer<G> {
-    fn is_alive(&self) -> bool {
+    fn is_alive(&mut self) -> bool {
+        if self.dead.is_none() && !matches!(self.child.try_wait(), Ok(None)) {
+            self.dead = Some("engine exited".into());
+        }
         self.dead.is_none()
     }
 
@@ -179,9 +231,8 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
     }
 
     fn new_game(&mut self) {
-        if self.send("new-game").is_err() {
-            self.dead = Some("cannot write to engine".into());
-        }
+        // A failed write marks the engine finished: its first move forfeits.
+        let _ = self.send("new-game");
     }
 
     fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
@@ -214,16 +265,16 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
             self.send(&line).map_err(Forfeit::Crash)?;
         }
         let (mut score, mut depth) = (None, None);
-        // On a clock the harness's allowance is the limit; else the engine's
-        // own limit and a grace period.
+        // On a clock the clock is the limit (the harness waits for all the
+        // time the side has left); else the engine's own limit and a grace
+        // period.
         let wait = match self.clock {
-            Some((_, allowance)) => allowance.min(self.move_time + GRACE),
+            Some((_, allowance)) => allowance,
             None => self.move_time + GRACE,
         };
         let deadline = Instant::now() + wait;
         let done = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.next_line(deadline) {
                 Ok(l) if l.starts_with("done") => break l,
                 Ok(l) if l.starts_with("info") => {
                     score = value_of(&l, "score")
@@ -231,17 +282,16 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
                         .or(score);
                     depth = value_of(&l, "depth").and_then(|d| d.parse().ok()).or(depth);
                 }
-                Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(l)),
+                // The engine may still be searching, and would answer this
+                // move in the next game: it is restarted.
+                Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(self.died(l))),
                 Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
+                Err(None) => {
                     let _ = self.child.kill();
                     self.dead = Some("timed out".into());
                     return Err(Forfeit::Timeout);
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.dead = Some("engine exited".into());
-                    return Err(Forfeit::Crash("engine exited".into()));
-                }
+                Err(Some(why)) => return Err(Forfeit::Crash(why)),
             }
         };
         let text = value_of(&done, "move").ok_or_else(|| Forfeit::IllegalMove("(none)".into()))?;

@@ -51,7 +51,7 @@ pub trait Player<G: Game>: Send {
     /// Prepares for a new game.
     fn new_game(&mut self) {}
     /// False once the player can play no more (a crashed program): it is then restarted.
-    fn is_alive(&self) -> bool {
+    fn is_alive(&mut self) -> bool {
         true
     }
     /// Tells the player its game clock before a move (`None` without one):

@@ -1009,7 +1009,7 @@ where
         // only on the seed and the game, not on which worker played before.
         let key = (e, side);
         let fresh = matches!(spec.kind, crate::spec::Kind::Random);
-        let usable = players.get(&key).is_some_and(|p| p.is_alive());
+        let usable = players.get_mut(&key).is_some_and(|p| p.is_alive());
         if fresh || !usable {
             let seed = cfg.seed ^ engine::zobrist::splitmix64(slot.id * 2 + side);
             players.insert(key, make_player::<G>(spec, seed, oracle.cloned())?);

@@ -215,12 +215,43 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
     ]);
     assert!(out.contains("ext") && out.contains("2 games"), "{out}");
 
-    // A program that greets, then crashes or sends nonsense.
-    for (name, act, reason) in [
-        ("crash", "exit 3", "engine failure"),
-        ("illegal", "echo 'done move=a1'", "illegal move a1"),
+    // A program that greets, then crashes, sends nonsense, floods its
+    // output or complains: each game is forfeited with the reason, and an
+    // engine that cannot go on is started afresh for the next game (a
+    // complaint leaves it searching, to answer in the next game).
+    for (name, act, limit, reason, starts) in [
+        ("crash", "exit 3", "movetime=50", "engine failure", 4),
+        (
+            "illegal",
+            "echo 'done move=a1'",
+            "movetime=50",
+            "illegal move a1",
+            2,
+        ),
+        (
+            "error",
+            "echo 'error message=confused'",
+            "movetime=50",
+            "engine failure: error message=confused",
+            4,
+        ),
+        (
+            "flood",
+            "while :; do echo 'info depth=1 score=0'; done",
+            "tc=0.3",
+            "time forfeit",
+            4,
+        ),
+        (
+            "garbage",
+            "printf '\\377\\376\\n'",
+            "tc=0.3",
+            "time forfeit",
+            4,
+        ),
     ] {
-        misbehaving_engine_forfeits(&dir, name, act, reason);
+        let started = misbehaving_engine_forfeits(&dir, name, act, limit, reason);
+        assert_eq!(started, starts, "{name}: started {started} times");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -232,32 +263,52 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
 #[ignore = "waits out the five-second grace of a silent engine (cargo test -p bushka --test cli -- --ignored a_silent_external_engine_forfeits_on_time)"]
 fn a_silent_external_engine_forfeits_on_time() {
     let dir = temp_dir("external-silent");
-    misbehaving_engine_forfeits(&dir, "silent", "sleep 30", "time forfeit");
+    misbehaving_engine_forfeits(&dir, "silent", "sleep 30", "movetime=50", "time forfeit");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Two games against a program that greets, then answers `go` with `act`:
-/// both are forfeited with `reason`.
-fn misbehaving_engine_forfeits(dir: &Path, name: &str, act: &str, reason: &str) {
-    let greet = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) ACT;; quit) exit 0;; esac; done\n";
-    let path = script(dir, name, &greet.replace("ACT", act));
-    let spec = format!("name={name},cmd={path},movetime=50");
+/// Four games against a program that greets, then answers `go` with `act`,
+/// on `limit`: all are forfeited with `reason`. Returns how many times the
+/// program was started (on one worker: once for each colour it plays, and
+/// again for each game after one that finished it).
+fn misbehaving_engine_forfeits(
+    dir: &Path,
+    name: &str,
+    act: &str,
+    limit: &str,
+    reason: &str,
+) -> usize {
+    let starts = dir.join(format!("{name}.starts"));
+    let greet = "echo started >> STARTS\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) ACT;; quit) exit 0;; esac; done\n";
+    let body = greet
+        .replace("STARTS", &starts.display().to_string())
+        .replace("ACT", act);
+    let path = script(dir, name, &body);
+    let spec = format!("name={name},cmd={path},{limit}");
+    let other = if limit.starts_with("tc=") {
+        "name=int,depth=1,tc=10"
+    } else {
+        "name=int,depth=1"
+    };
     let pdn = dir.join(format!("{name}.pdn"));
     let out = run_ok(&[
         "selfplay",
         "--engine",
         &spec,
         "--engine",
-        "name=int,depth=1",
+        other,
         "--games",
-        "2",
+        "4",
+        "--concurrency",
+        "1",
         "--quiet",
         "--pdn",
         pdn.to_str().unwrap(),
     ]);
-    assert!(out.contains("2 games"), "{out}");
+    assert!(out.contains("4 games"), "{out}");
     let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(text.matches(reason).count(), 2, "{name}: {text}");
+    assert_eq!(text.matches(reason).count(), 4, "{name}: {text}");
+    std::fs::read_to_string(&starts).unwrap().lines().count()
 }
 
 /// A run given `--data` without `--pdn` keeps its records in DATA.pdn, so
@@ -286,5 +337,35 @@ fn a_run_writing_data_only_can_be_resumed() {
     let out = run_ok(&strs(&args));
     assert!(out.contains("24 games: 24 resumed, 0 played"), "{out}");
     assert_eq!(std::fs::read_to_string(&data).unwrap(), lines);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// On a clock the harness waits for all the time a side has left, not for
+/// the engine's move time and a grace period: a program told 0.1 s a move
+/// on a 60-second clock that takes six seconds over its first move (a
+/// legal one as White) has not lost on time, in either game: its next
+/// answer, the same move, is illegal.
+#[test]
+fn on_a_clock_the_harness_waits_for_the_whole_clock() {
+    let dir = temp_dir("external-clock");
+    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) sleep 6; echo 'done move=d23';; quit) exit 0;; esac; done\n";
+    let path = script(&dir, "slow", body);
+    let pdn = dir.join("slow.pdn");
+    let out = run_ok(&[
+        "selfplay",
+        "--engine",
+        &format!("name=slow,cmd={path},movetime=100,tc=60"),
+        "--engine",
+        "name=int,depth=1,tc=60",
+        "--games",
+        "2",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("2 games"), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(text.matches("illegal move d23").count(), 2, "{text}");
+    assert!(!text.contains("time forfeit"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
