@@ -1,16 +1,20 @@
 //! The engine protocol on text lines, modelled on the Hub protocol of
 //! draughts engines (Scan 3's version 2). See `docs/hub.md`.
 //!
-//! The reader loop runs on the caller's thread; `go think` searches on a
-//! worker thread so that `stop`, `ping` and `quit` are answered at once.
+//! Input is read on a thread of its own and handled on the caller's thread;
+//! `go think` searches on a worker thread. `stop`, `ping` and `quit` are
+//! answered at once, even while other commands wait for a search with a
+//! limit to end.
 
 use crate::eval::{EvalSource, SharedEval};
 use crate::game::{Game, GameKind};
 use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
 use crate::tt::HashSize;
 use crate::{bashnya, bushka, with_game};
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -298,6 +302,12 @@ impl Hub {
         self.search.as_ref().is_some_and(|h| !h.is_finished())
     }
 
+    /// A search with a limit is running: commands other than `stop`,
+    /// `ping` and `quit` wait for its `done`.
+    fn bounded_search_running(&self) -> bool {
+        !self.search_unbounded && self.searching()
+    }
+
     fn stop_search(&mut self) {
         if let Some(h) = self.search.take() {
             on_session!(&self.session, s => s.stop.store(true, Relaxed));
@@ -341,10 +351,7 @@ impl Hub {
             "init" => self.say("ready"),
             "new-game" => {
                 self.stop_search();
-                on_session!(&mut self.session, s => {
-                    s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
-                    let _ = s.set_position(None, None);
-                });
+                self.new_game();
             }
             "pos" => {
                 let text = if flag("start") {
@@ -386,6 +393,14 @@ impl Hub {
         true
     }
 
+    /// Forgets what the engine learned and goes back to the start position.
+    fn new_game(&mut self) {
+        on_session!(&mut self.session, s => {
+            s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+            let _ = s.set_position(None, None);
+        });
+    }
+
     fn identify(&self) {
         self.say(&format!(
             "id name=bushka version={}",
@@ -412,6 +427,10 @@ impl Hub {
             "param name=eval value={} type=enum values=\"auto features patterns\"",
             self.eval.name()
         ));
+        self.say(&format!(
+            "param name=tb value={} type=string",
+            quote(&self.tb)
+        ));
         self.say("wait");
     }
 
@@ -422,10 +441,18 @@ impl Hub {
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name {
             "game" => {
+                // A new game starts: in another game, a new session that
+                // keeps the limits, hash and threads (weights, eval and
+                // tables belong to a game and go back to their defaults).
                 let kind: GameKind = value.parse()?;
-                if kind != self.game() {
+                self.stop_search();
+                if kind == self.game() {
+                    self.new_game();
+                } else {
+                    let limits = on_session!(&self.session, s => s.limits);
                     self.session =
                         with_game!(kind, G => Session::<G>::new(self.hash, self.threads).into());
+                    on_session!(&mut self.session, s => s.limits = limits);
                     self.weights = "default".into();
                     self.eval = crate::eval::EvalKind::Auto;
                     self.tb = "none".into();
@@ -523,23 +550,77 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     Ok(l)
 }
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, out: Output) {
-    let mut hub = Hub::new(out);
-    for line in input.lines() {
-        match line {
-            Ok(line) => {
-                if !hub.handle(&line) {
+/// How often the loop looks whether a search with a limit has ended while
+/// commands wait for it.
+const WAIT_POLL: Duration = Duration::from_millis(5);
+
+/// True for the commands answered at once, whatever is running or waiting.
+fn is_immediate(line: &str) -> bool {
+    tokenize(line).is_ok_and(|(cmd, _)| matches!(cmd.as_str(), "stop" | "ping" | "quit"))
+}
+
+/// Runs the protocol until `quit` or the end of the input. At the end of
+/// the input the commands still waiting are handled in turn, a search
+/// without a limit is stopped and one with a limit finishes and prints its
+/// move.
+pub fn run(input: impl BufRead + Send + 'static, out: Output) {
+    let (tx, rx) = channel();
+    let reader = std::thread::Builder::new()
+        .name("hub-input".into())
+        .spawn(move || {
+            for line in input.lines() {
+                // Text that is not UTF-8 is one bad line; any other read
+                // error ends the input.
+                let fatal = matches!(&line, Err(e) if e.kind() != std::io::ErrorKind::InvalidData);
+                if tx.send(line).is_err() || fatal {
                     return;
                 }
             }
-            Err(e) => {
-                hub.error(&format!("unreadable input line: {e}"));
+        });
+    let mut hub = Hub::new(out);
+    if let Err(e) = reader {
+        hub.error(&format!("cannot start the input thread: {e}"));
+        return;
+    }
+    // Commands that came while a search with a limit ran, in order.
+    let mut waiting: VecDeque<String> = VecDeque::new();
+    loop {
+        while !hub.bounded_search_running() {
+            let Some(line) = waiting.pop_front() else {
+                break;
+            };
+            if !hub.handle(&line) {
+                return;
             }
         }
+        let next = if waiting.is_empty() {
+            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            rx.recv_timeout(WAIT_POLL)
+        };
+        match next {
+            Ok(Ok(line)) => {
+                let wait =
+                    !is_immediate(&line) && (hub.bounded_search_running() || !waiting.is_empty());
+                if wait {
+                    waiting.push_back(line);
+                } else if !hub.handle(&line) {
+                    return;
+                }
+            }
+            Ok(Err(e)) => hub.error(&format!("unreadable input line: {e}")),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
     }
-    // End of input: let a running search finish and print its move.
-    if let Some(h) = hub.search.take() {
+    for line in waiting {
+        if !hub.handle(&line) {
+            return;
+        }
+    }
+    if hub.search_unbounded {
+        hub.stop_search();
+    } else if let Some(h) = hub.search.take() {
         let _ = h.join();
     }
 }

@@ -209,7 +209,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Hub => {
             let out: engine::hub::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            engine::hub::run(std::io::stdin().lock(), out);
+            engine::hub::run(std::io::BufReader::new(std::io::stdin()), out);
             Ok(())
         }
         Command::Bench(args) => bench::bench(&args),

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 struct Hub {
     child: Child,
-    input: ChildStdin,
+    /// `None` once closed.
+    input: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -41,7 +42,7 @@ impl Hub {
         });
         Hub {
             child,
-            input,
+            input: Some(input),
             lines,
         }
     }
@@ -49,13 +50,18 @@ impl Hub {
     /// Sends several lines in one write, as a fast GUI may.
     fn send_together(&mut self, lines: &[&str]) {
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        self.input.write_all(text.as_bytes()).unwrap();
-        self.input.flush().unwrap();
+        let input = self.input.as_mut().expect("input open");
+        input.write_all(text.as_bytes()).unwrap();
+        input.flush().unwrap();
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").unwrap();
-        self.input.flush().unwrap();
+        self.send_together(&[line]);
+    }
+
+    /// Ends the engine's input, as a GUI that exits does.
+    fn close_input(&mut self) {
+        self.input = None;
     }
 
     fn next(&self) -> String {
@@ -84,7 +90,14 @@ fn a_whole_session() {
     h.send("hub");
     let intro = h.until("wait");
     assert!(intro[0].starts_with("id name=bushka version="));
-    assert!(intro.iter().any(|l| l.starts_with("param name=hash")));
+    for param in ["game", "hash", "threads", "weights", "eval", "tb"] {
+        assert!(
+            intro
+                .iter()
+                .any(|l| l.starts_with(&format!("param name={param} "))),
+            "{param}: {intro:?}"
+        );
+    }
     h.send("init");
     assert_eq!(h.next(), "ready");
     h.send("new-game");
@@ -181,6 +194,99 @@ fn a_stop_right_behind_go_ends_the_search() {
     let lines = h.until("done");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth=6 ")),
+        "{lines:?}"
+    );
+    h.send("quit");
+    assert!(h.child.wait().unwrap().success());
+}
+
+/// The depth of an `info` line.
+fn depth_of(line: &str) -> u32 {
+    line.strip_prefix("info depth=")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("not an info line: {line}"))
+}
+
+/// The search time of an `info` line, in seconds.
+fn time_of(line: &str) -> f64 {
+    line.split(' ')
+        .find_map(|w| w.strip_prefix("time="))
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {line}"))
+}
+
+/// While a search with a limit runs, other commands wait for its `done`,
+/// but `ping` and `stop` sent after them are answered at once: the waiting
+/// command then takes effect.
+#[test]
+fn ping_and_stop_are_answered_while_other_commands_wait() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("level move-time=30");
+    h.send("go think");
+    h.send("level depth=1");
+    h.send("ping");
+    let before_pong = h.until("pong");
+    assert!(
+        !before_pong.iter().any(|l| l.starts_with("done")),
+        "{before_pong:?}"
+    );
+    h.send("stop");
+    let lines = h.until("done");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info"))
+        .expect("an iteration before the stop");
+    assert!(time_of(last_info) < 25.0, "not stopped: {last_info}");
+    // The `level depth=1` that waited now holds.
+    h.send("go think");
+    let lines = h.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    assert!(
+        !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
+        "{lines:?}"
+    );
+    h.send("quit");
+    assert!(h.child.wait().unwrap().success());
+}
+
+/// At the end of its input the engine stops a search without a limit,
+/// prints its move and exits (a GUI that dies leaves no engine searching).
+#[test]
+fn the_end_of_input_stops_a_search_without_a_limit() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("level");
+    h.send("go think");
+    h.until("info");
+    h.close_input();
+    let done = h.until("done").pop().unwrap();
+    assert!(done.starts_with("done move="), "{done}");
+    assert!(h.child.wait().unwrap().success());
+}
+
+/// `set-param name=game` starts a new game: in the same game, back at the
+/// start position; in the other, with the limits kept.
+#[test]
+fn setting_the_game_starts_a_new_game() {
+    use engine::Game;
+    let mut h = Hub::start();
+    h.send(r#"pos pos=start moves="d23""#);
+    h.send("set-param name=game value=bushka");
+    h.send("level depth=1");
+    h.send("go think");
+    let done = h.until("done").pop().unwrap();
+    let reply = done.strip_prefix("done move=").unwrap();
+    let start = engine::bushka::Position::start();
+    assert!(start.parse_move(reply).is_ok(), "{reply} after a new game");
+    h.send("set-param name=game value=bashnya");
+    h.send("go think");
+    let lines = h.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    assert!(
+        !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
         "{lines:?}"
     );
     h.send("quit");
