@@ -33,14 +33,15 @@ fuzz_target!(|data: &[u8]| {
     let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     rt.block_on(async {
         let app = AppState::new(None);
-        let new = Request::post("/api/new").body(Body::from(r#"{"game":"bushka"}"#)).unwrap();
+        let new = Request::post("/api/new").header("content-type", "application/json").body(Body::from(r#"{"game":"bushka"}"#)).unwrap();
         let (status, reply) = send(&app, new).await;
         assert_eq!(status, 200);
         let v: serde_json::Value = serde_json::from_slice(&reply).unwrap();
         let id = v["session"].as_str().unwrap().to_string();
         let uri = uri.replace("$S", &id);
         let body = body.replace("$S", &id);
-        let Ok(req) = Request::builder().method(method).uri(uri.as_str()).body(Body::from(body)) else {
+        // As the board sends them: bodies declared JSON.
+        let Ok(req) = Request::builder().method(method).uri(uri.as_str()).header("content-type", "application/json").body(Body::from(body)) else {
             return;
         };
         let (status, reply) = send(&app, req).await;

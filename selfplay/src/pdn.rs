@@ -828,6 +828,14 @@ pub enum ReplayError {
         /// Why it was refused.
         reason: MoveError,
     },
+    /// A move after the game had ended in a draw by threefold repetition.
+    #[error("ply {} ({text}): the game had already ended, drawn by threefold repetition", .index + 1)]
+    AfterRepetition {
+        /// The move's index in the record (0 for the first move).
+        index: usize,
+        /// The move as recorded.
+        text: String,
+    },
     /// The game ended with no legal move, but the result says otherwise.
     #[error("result {recorded} contradicts the final position, where the side to move has no move ({expected})")]
     WrongResult {
@@ -853,7 +861,8 @@ pub struct Replay<G: Game> {
 
 /// Replays a record in game `G` from its FEN (or the initial position),
 /// reading every move with [`Game::parse_move`]. Fails at the first bad
-/// move, on a `[GameType]` of another game, and on a result that contradicts
+/// move, at a move after a threefold repetition (which ends the game, docs/rules.md
+/// 1.6), on a `[GameType]` of another game, and on a result that contradicts
 /// a final position without legal moves (other endings, such as adjudicated
 /// draws, are not judged).
 pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
@@ -869,7 +878,16 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
     };
     let mut position = start;
     let mut moves = Vec::with_capacity(record.moves.len());
+    // How often each position since the last irreversible move occurred.
+    let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+    seen.insert(Game::hash(&position), 1);
     for (index, text) in record.moves.iter().enumerate() {
+        if seen.get(&Game::hash(&position)).is_some_and(|&n| n >= 3) {
+            return Err(ReplayError::AfterRepetition {
+                index,
+                text: text.clone(),
+            });
+        }
         let mv = position
             .parse_move(text)
             .map_err(|reason| ReplayError::IllegalMove {
@@ -877,7 +895,11 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
                 text: text.clone(),
                 reason,
             })?;
+        if position.is_irreversible(&mv) {
+            seen.clear();
+        }
         position = position.play(&mv);
+        *seen.entry(Game::hash(&position)).or_default() += 1;
         moves.push(mv);
     }
     let mut list = MoveList::new();

@@ -304,7 +304,7 @@ function showGames(games, errors) {
     body.append(tr);
   });
   $("pdn-games").hidden = games.length < 2;
-  if (errors && errors.length) showError(`${errors.length} game(s) could not be read: ${errors[0]}`);
+  if (errors && errors.length) showError(`${errors.length} game(s) could not be read or replayed: ${errors[0]}`);
 }
 
 async function exportPdn() {
@@ -420,8 +420,17 @@ async function start() {
   document.addEventListener("keydown", keys);
   // A tab that goes away stops its search (an engine move still thinking;
   // an analysis also stops when its event stream closes).
+  // (A request kept alive past the page, with its body declared JSON as
+  // the server requires; a beacon's string body would be text/plain.)
   window.addEventListener("pagehide", () => {
-    if (app.session) navigator.sendBeacon("/api/stop", JSON.stringify({ session: app.session }));
+    if (app.session) {
+      fetch("/api/stop", {
+        method: "POST",
+        keepalive: true,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ session: app.session }),
+      }).catch(() => {});
+    }
   });
   const config = await api("/api/config");
   if (config.watch) {

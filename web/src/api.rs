@@ -78,7 +78,54 @@ pub fn router(state: Arc<AppState>) -> Router {
             }
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            guard,
+        ))
         .with_state(state)
+}
+
+/// Refuses what a page of another web site could make the browser send: on a
+/// loopback server, a request naming another host (DNS rebinding), and a POST
+/// whose body is not declared JSON (only such a POST can be sent across sites
+/// without the browser first asking the server, which grants nothing).
+async fn guard(
+    State(app): Shared,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if app.local_only {
+        let host = req
+            .headers()
+            .get(header::HOST)
+            .map(|h| h.to_str().unwrap_or("?"));
+        if let Some(host) = host.filter(|h| !crate::is_loopback_host(h)) {
+            return ApiError {
+                status: StatusCode::FORBIDDEN,
+                message: format!(
+                    "Host '{host}' is not this server's: it serves localhost only \
+                     (bushka serve --host to serve other names)"
+                ),
+            }
+            .into_response();
+        }
+    }
+    if req.method() == axum::http::Method::POST {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return ApiError {
+                status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                message: "a POST body must be sent as 'content-type: application/json'".into(),
+            }
+            .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
@@ -454,13 +501,33 @@ async fn load_pdn(
             Err(e) => errors.push(e.to_string()),
         }
     }
-    let Some(first) = games.first() else {
+    if games.is_empty() {
         return Err(ApiError::bad(match errors.first() {
             Some(e) => format!("no game in the PDN text: {e}"),
             None => "no game in the PDN text".to_string(),
         }));
+    }
+    // The first game the rules can replay opens; those before it that they
+    // cannot are named (the others are replayed when opened).
+    let mut table = None;
+    let mut refused = Vec::new();
+    for (i, rec) in games.iter().enumerate() {
+        match table::table_of_record(rec) {
+            Ok(t) => {
+                table = Some(t);
+                break;
+            }
+            Err(e) => refused.push(format!("game {}: {}", i + 1, e.message)),
+        }
+    }
+    let Some(table) = table else {
+        return Err(ApiError::bad(format!(
+            "no game in the PDN text can be replayed: {}",
+            refused[0]
+        )));
     };
-    let table = table::table_of_record(first)?;
+    refused.extend(errors);
+    let mut errors = refused;
     let id = app.sessions.put(req.session.as_deref(), table);
     errors.truncate(20);
     app.sessions.with(&id, |s| {
@@ -531,17 +598,23 @@ async fn open_watched(
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<StateReply>, ApiError> {
     let req: OpenGame = body(raw)?;
-    let games = watcher(&app)?
-        .games()
-        .map_err(|e| ApiError::conflict(format!("cannot read the watched file: {e}")))?;
-    let rec = games.get(req.index).ok_or_else(|| {
-        ApiError::bad(format!(
-            "no game {} in the watched file ({} games)",
-            req.index,
-            games.len()
-        ))
-    })?;
-    let table = table::table_of_record(rec)?;
+    // Reading the file and replaying the game block: off the async threads.
+    let app2 = Arc::clone(&app);
+    let index = req.index;
+    let table = tokio::task::spawn_blocking(move || {
+        let games = watcher(&app2)?
+            .games()
+            .map_err(|e| ApiError::conflict(format!("cannot read the watched file: {e}")))?;
+        let rec = games.get(index).ok_or_else(|| {
+            ApiError::bad(format!(
+                "no game {index} in the watched file ({} games)",
+                games.len()
+            ))
+        })?;
+        table::table_of_record(rec)
+    })
+    .await
+    .map_err(|e| ApiError::conflict(format!("reading the watched file failed: {e}")))??;
     app.sessions.with(&req.session, |s| {
         s.set_table(table);
         Ok(reply(&req.session, s))

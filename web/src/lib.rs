@@ -60,11 +60,17 @@ impl ApiError {
     }
 }
 
+/// The longest error message sent, in characters: a request's text quoted
+/// in it is cut.
+const MAX_ERROR: usize = 300;
+
 impl IntoResponse for ApiError {
     /// The JSON answer; the message is kept to one line (a request's text
-    /// quoted in it may hold line breaks and other control characters).
+    /// quoted in it may hold line breaks and other control characters) of at
+    /// most [`MAX_ERROR`] characters.
     fn into_response(self) -> Response {
-        let line: String = self
+        let chars = self.message.chars().count();
+        let mut line: String = self
             .message
             .chars()
             .flat_map(|c| {
@@ -75,7 +81,11 @@ impl IntoResponse for ApiError {
                 };
                 shown
             })
+            .take(MAX_ERROR)
             .collect();
+        if line.chars().count() == MAX_ERROR && chars > MAX_ERROR {
+            line.push_str(&format!("... ({chars} characters in all)"));
+        }
         (
             self.status,
             axum::Json(serde_json::json!({ "error": line })),
@@ -101,16 +111,36 @@ pub struct AppState {
     pub sessions: Sessions,
     /// The tournament shown by the watch panel.
     pub watch: Option<watch::Watcher>,
+    /// Served on a loopback address: a request naming another host (a page
+    /// of another site that had its name point here) is refused.
+    pub local_only: bool,
 }
 
 impl AppState {
-    /// A fresh state for `config`.
+    /// A fresh state, served on a loopback address.
     pub fn new(watch: Option<watch::WatchFiles>) -> Arc<Self> {
+        Self::serving(watch, true)
+    }
+
+    /// A fresh state; `local_only` when served on a loopback address.
+    pub fn serving(watch: Option<watch::WatchFiles>, local_only: bool) -> Arc<Self> {
         Arc::new(AppState {
             sessions: Sessions::default(),
             watch: watch.map(watch::Watcher::new),
+            local_only,
         })
     }
+}
+
+/// True when a `Host` header names this machine's loopback interface
+/// (`localhost`, `127.x.x.x` or `[::1]`, with any port).
+pub fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// True for an address that other machines can reach.
@@ -123,7 +153,7 @@ pub fn is_exposed(host: IpAddr) -> bool {
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
     let addr = listener.local_addr()?;
-    let state = AppState::new(config.watch);
+    let state = AppState::serving(config.watch, !is_exposed(config.host));
     sessions::spawn_sweeper(Arc::clone(&state));
     ready(addr);
     axum::serve(listener, router(state))

@@ -138,8 +138,15 @@ impl<G: EvalSource + Drawable> Board<G> {
         Ok(Board::new(start))
     }
 
-    /// The game of a PDN record, every move replayed by the rules.
+    /// The game of a PDN record, every move replayed by the rules (at most
+    /// [`MAX_GAME_PLIES`]).
     pub fn from_record(rec: &PdnRecord) -> Result<Self, ApiError> {
+        if rec.moves.len() > MAX_GAME_PLIES {
+            return Err(ApiError::bad(format!(
+                "PDN game: {} plies, more than the {MAX_GAME_PLIES} the board replays",
+                rec.moves.len()
+            )));
+        }
         let r = pdn::replay::<G>(rec).map_err(|e| ApiError::bad(format!("PDN game: {e}")))?;
         let mut board = Board::new(r.start);
         for m in r.moves {
@@ -354,6 +361,9 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
         })
     }
 }
+
+/// The longest game the board replays from a PDN record, in plies.
+pub const MAX_GAME_PLIES: usize = 10_000;
 
 /// A new table of the named game.
 pub fn new_table(kind: GameKind, position: Option<&str>) -> Result<Box<dyn Table>, ApiError> {

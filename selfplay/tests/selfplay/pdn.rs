@@ -357,3 +357,36 @@ fn comments_are_kept_with_the_move_before_them_and_written_back() {
     let back = PdnReader::new(written.as_bytes()).next().unwrap().unwrap();
     assert_eq!(back, rec);
 }
+
+/// Threefold repetition ends the game (docs/rules.md 1.6): a record may
+/// end on it, and a move after it is refused, counted from the last
+/// irreversible move.
+#[test]
+fn replay_refuses_moves_after_a_threefold_repetition() {
+    let mut record = GameRecord::new(GameKind::Bushka);
+    record.fen = Some("W:WKe1:BKa5".into());
+    let shuffle = ["e12", "a56", "e21", "a65"];
+    // Two rounds bring the start position back a third time.
+    record.moves = shuffle
+        .iter()
+        .chain(&shuffle)
+        .map(ToString::to_string)
+        .collect();
+    record.result = PdnResult::Draw;
+    let replayed = replay::<bushka::Position>(&record).unwrap();
+    assert_eq!(replayed.moves.len(), 8);
+    record.moves.push("e12".into());
+    let err = replay::<bushka::Position>(&record).unwrap_err();
+    assert_eq!(
+        err,
+        ReplayError::AfterRepetition {
+            index: 8,
+            text: "e12".into()
+        }
+    );
+    assert!(
+        err.to_string()
+            .starts_with("ply 9 (e12): the game had already ended"),
+        "{err}"
+    );
+}

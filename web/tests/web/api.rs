@@ -269,16 +269,90 @@ async fn bad_requests_get_a_4xx_naming_the_problem() {
         );
     }
     let req = Request::post("/api/move")
+        .header("content-type", "application/json")
         .body(Body::from("{not json"))
         .unwrap();
     let (s, v) = raw(&app, req).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("not valid JSON"), "{v}");
     let huge = "x".repeat(web::api_limits::MAX_BODY + 1);
-    let req = Request::post("/api/pdn").body(Body::from(huge)).unwrap();
+    let req = Request::post("/api/pdn")
+        .header("content-type", "application/json")
+        .body(Body::from(huge))
+        .unwrap();
     let (s, v) = raw(&app, req).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(error_of(&v).starts_with("request body"), "{v}");
+    // A quoted request text is cut: the answer stays short.
+    let long = "e1".to_string() + &"x".repeat(10_000);
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/move",
+        Some(json!({"session": id, "move": long})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let e = error_of(&v);
+    assert!(e.starts_with("cannot read move 'e1xxx"), "{e}");
+    assert!(e.len() < 400 && e.contains("characters in all)"), "{e}");
+}
+
+/// What a page of another site could make a browser send is refused: a
+/// POST whose body is not declared JSON (it needs no preflight), and, on a
+/// loopback server, a request naming another host (DNS rebinding).
+#[tokio::test]
+async fn requests_a_foreign_page_could_send_are_refused() {
+    let app = AppState::new(None);
+    for kind in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let mut req = Request::post("/api/new");
+        if let Some(k) = kind {
+            req = req.header("content-type", k);
+        }
+        let req = req.body(Body::from(r#"{"game":"bushka"}"#)).unwrap();
+        let (s, v) = raw(&app, req).await;
+        assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{kind:?}: {v}");
+        assert!(error_of(&v).contains("application/json"), "{v}");
+    }
+    let req = Request::post("/api/new")
+        .header("content-type", "application/json; charset=utf-8")
+        .body(Body::from(r#"{"game":"bushka"}"#))
+        .unwrap();
+    assert_eq!(raw(&app, req).await.0, StatusCode::OK);
+    for (host, ok) in [
+        ("localhost:8080", true),
+        ("LOCALHOST", true),
+        ("127.0.0.1:1", true),
+        ("127.1.2.3", true),
+        ("[::1]:8080", true),
+        ("evil.example:8080", false),
+        ("localhost.evil.example", false),
+        ("192.168.1.2:8080", false),
+    ] {
+        assert_eq!(web::is_loopback_host(host), ok, "{host}");
+        let req = Request::get("/api/config")
+            .header("host", host)
+            .body(Body::empty())
+            .unwrap();
+        let (s, v) = raw(&app, req).await;
+        if ok {
+            assert_eq!(s, StatusCode::OK, "{host}: {v}");
+        } else {
+            assert_eq!(s, StatusCode::FORBIDDEN, "{host}: {v}");
+            assert!(error_of(&v).contains("localhost only"), "{v}");
+        }
+    }
+    // A server bound to another address serves any name.
+    let open = AppState::serving(None, false);
+    let req = Request::get("/api/config")
+        .header("host", "board.example:80")
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(raw(&open, req).await.0, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -454,11 +528,38 @@ async fn pdn_loads_opens_and_exports() {
     )
     .await;
     assert_eq!(again["position"], v["position"]);
-    // An illegal move in a record is named.
+    // A game with an illegal move is named, and the next game opens.
     let bad = TWO_GAMES.replace("e7x5", "e7x4");
-    let (s, e) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": bad}))).await;
+    let (s, v) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": bad}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["game"].as_str(), Some("bashnya"));
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    let first = v["errors"][0].as_str().unwrap();
+    assert!(first.starts_with("game 1: PDN game: ply 3 (e7x4)"), "{v}");
+    // When no game can be replayed, the first reason is given.
+    let only_bad = &bad[..bad.find("[Event \"t\"]\n[White \"beta\"]").unwrap()];
+    let (s, e) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": only_bad}))).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
-    assert!(error_of(&e).contains("ply 3 (e7x4)"), "{e}");
+    assert!(
+        error_of(&e).contains("game 1: PDN game: ply 3 (e7x4)"),
+        "{e}"
+    );
+    // A game played on after a threefold repetition, and one too long.
+    let shuffle = "e12 a56 e21 a65 ".repeat(3);
+    let repeated = format!("[FEN \"W:WKe1:BKa5\"]\n\n{shuffle}*\n");
+    let (s, e) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": repeated}))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&e).contains("ply 9 (e12): the game had already ended"),
+        "{e}"
+    );
+    let long = format!("[FEN \"W:WKe1:BKa5\"]\n\n{}*\n", "e12 ".repeat(10_001));
+    let (s, e) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": long}))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        error_of(&e).contains("10001 plies, more than the 10000"),
+        "{e}"
+    );
 }
 
 #[tokio::test]
@@ -580,9 +681,11 @@ async fn the_fuzz_corpus_is_answered_properly() {
         let g = new_game(&app, "bushka", None).await;
         let id = g["session"].as_str().unwrap();
         let (uri, body) = (uri.replace("$S", id), body.replace("$S", id));
+        // As the board sends them: bodies declared JSON.
         let Ok(req) = Request::builder()
             .method(method)
             .uri(uri.as_str())
+            .header("content-type", "application/json")
             .body(Body::from(body))
         else {
             continue;
