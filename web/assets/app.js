@@ -12,6 +12,7 @@ const app = {
   flip: false,
   selection: null,   // { from, clicked: [] }
   engineBusy: false,
+  engineAgain: false, // a change came while the engine thought: ask again
   analysing: false,
   source: null,      // the analysis EventSource
   lastInfo: null,
@@ -31,7 +32,11 @@ async function api(path, body) {
   const reply = await fetch(path, init);
   let data;
   try { data = await reply.json(); } catch (_) { data = { error: reply.statusText }; }
-  if (!reply.ok) throw new Error(data.error || reply.statusText);
+  if (!reply.ok) {
+    const e = new Error(data.error || reply.statusText);
+    e.status = reply.status;
+    throw e;
+  }
   return data;
 }
 
@@ -208,20 +213,33 @@ function afterChange() {
   }
 }
 
+// One engine request at a time; a change while it runs (a new game, an
+// undo) asks again once it has ended, for the position then on the board.
 async function engineMove() {
-  if (app.engineBusy) return;
+  if (app.engineBusy) {
+    app.engineAgain = true;
+    return;
+  }
   app.engineBusy = true;
+  app.engineAgain = false;
   drawStatus();
   const session = app.session;
   try {
     const reply = await api("/api/engine", { session, ...strength() });
     app.engineBusy = false;
     if (reply.search && reply.search.info) showInfo(reply.search.info, reply.search);
+    // The server's game after the move: setting it looks again whose turn it is.
+    app.engineAgain = false;
     if (app.session === session) await setState(reply);
   } catch (e) {
     app.engineBusy = false;
     drawStatus();
-    showError(e);
+    // 409: the game changed under the search; the change asked again.
+    if (e.status !== 409) showError(e);
+    if (app.engineAgain) {
+      app.engineAgain = false;
+      afterChange();
+    }
   }
 }
 

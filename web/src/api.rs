@@ -342,9 +342,13 @@ async fn engine_move(
     let stopped = guard.0.load(Relaxed);
     drop(guard);
     app.sessions.with(&req.session, |s| {
-        if s.version != version || stopped {
+        // Stopped by `/api/stop` (no search of the session left), the engine
+        // plays the best move found so far ("move now"); replaced by another
+        // search, or with the game changed, it plays nothing.
+        let replaced = stopped && s.search.is_some();
+        if s.version != version || replaced {
             return Err(ApiError::conflict(
-                "the game changed or the search was stopped before the engine moved",
+                "the game changed or another search began before the engine moved",
             ));
         }
         let best = outcome

@@ -355,6 +355,59 @@ async fn requests_a_foreign_page_could_send_are_refused() {
     assert_eq!(raw(&open, req).await.0, StatusCode::OK);
 }
 
+/// Waits until the session has a search running.
+async fn search_started(app: &Arc<AppState>, id: &str) {
+    for _ in 0..2000 {
+        if app.sessions.with(id, |s| Ok(s.search.is_some())).unwrap() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("no search began");
+}
+
+/// `/api/stop` during an engine move makes the engine play the best move
+/// found so far ("move now"); another engine request replaces the first,
+/// which then plays nothing (409), and the second moves once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_makes_the_engine_move_now_and_a_second_request_replaces_the_first() {
+    let app = AppState::new(None);
+    let g = new_game(&app, "bashnya", None).await;
+    let id = g["session"].as_str().unwrap().to_string();
+    let think = json!({"session": id, "movetime": 60000});
+    let first = {
+        let (app, think) = (Arc::clone(&app), think.clone());
+        tokio::spawn(async move { call(&app, "POST", "/api/engine", Some(think)).await })
+    };
+    search_started(&app, &id).await;
+    let (s, v) = call(&app, "POST", "/api/stop", Some(json!({"session": id}))).await;
+    assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(true)));
+    let (s, v) = first.await.unwrap();
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 1, "{v}");
+    assert!(v["search"]["best"].is_string(), "{v}");
+
+    let first = {
+        let (app, think) = (Arc::clone(&app), think.clone());
+        tokio::spawn(async move { call(&app, "POST", "/api/engine", Some(think)).await })
+    };
+    search_started(&app, &id).await;
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/engine",
+        Some(json!({"session": id, "depth": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 2, "{v}");
+    let (s, v) = first.await.unwrap();
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert!(error_of(&v).contains("another search began"), "{v}");
+    let (_, v) = call(&app, "GET", &format!("/api/state?session={id}"), None).await;
+    assert_eq!(v["ply"], 2, "one engine move each: {v}");
+}
+
 #[tokio::test]
 async fn the_engine_moves_and_a_finished_game_refuses_more() {
     let app = AppState::new(None);

@@ -462,6 +462,31 @@ async fn a_bad_request_shows_its_message() {
     b.finish().await;
 }
 
+/// A new game started while the engine thinks (as White, on five seconds a
+/// move) ends that search quietly and asks the engine again in the new
+/// game, which it then opens; Stop makes it move at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_while_the_engine_thinks_asks_it_again() {
+    let Some(b) = Browser::start(None).await else {
+        return;
+    };
+    b.select("strength", "movetime:5000").await;
+    b.select("side", "black").await;
+    b.new_game("bashnya", "").await;
+    b.wait("window.app.engineBusy === true").await;
+    let before = b.eval("window.app.updates").await;
+    b.click("#new").await;
+    b.wait(&format!("window.app.updates > {before}")).await;
+    // The first request ends (409) while the engine thinks again.
+    b.wait("window.app.engineBusy === true && window.app.state.ply === 0")
+        .await;
+    b.click("#stop").await;
+    b.wait("window.app.engineBusy === false && window.app.state.ply === 1")
+        .await;
+    assert_eq!(b.text("error").await, "", "no error shown");
+    b.finish().await;
+}
+
 /// The screenshots in docs/web/, made again by
 /// `cargo test -p bushka-web --test web -- --ignored screenshots`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
