@@ -346,7 +346,7 @@ async function pollWatch() {
     const sprt = w.summary && w.summary.sprt;
     $("sprt").textContent = sprt
       ? `SPRT: LLR ${fmt(sprt.llr, 2)} [${fmt(sprt.lower, 2)}, ${fmt(sprt.upper, 2)}] ${sprt.status}`
-      : (w.summary ? "" : "no summary yet");
+      : (w.summary ? "" : (w.summary_error || "no summary yet"));
     const pairs = (w.summary && w.summary.pairings) || [];
     $("pairings").textContent = pairs.map((p) =>
       `${p.first} v ${p.second}: +${p.wdl[0]} =${p.wdl[1]} -${p.wdl[2]}, pairs ${p.pentanomial.join(" ")}, ` +

@@ -338,7 +338,10 @@ async fn engine_move(
     let guard = StopOnDrop(stop);
     let outcome = tokio::task::spawn_blocking(move || job(&mut |_| {}))
         .await
-        .map_err(|e| ApiError::conflict(format!("the search failed: {e}")))?;
+        .map_err(|e| ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("the search failed: {e}"),
+        })?;
     let stopped = guard.0.load(Relaxed);
     drop(guard);
     app.sessions.with(&req.session, |s| {

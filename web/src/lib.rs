@@ -28,7 +28,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
-    /// The HTTP status (always 4xx for a bad request).
+    /// The HTTP status (4xx for a bad request; 500 when a search thread
+    /// failed).
     pub status: StatusCode,
     /// What was wrong, in one line.
     pub message: String,

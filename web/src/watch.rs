@@ -6,7 +6,7 @@ use selfplay::pdn::{GameRecord, PdnReader, PdnResult};
 use selfplay::stats::Trinomial;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -89,6 +89,9 @@ pub struct WatchView {
     /// The JSON summary as written by `bushka selfplay --json` (Elo,
     /// pentanomial, SPRT with its LLR), when it exists and reads.
     pub summary: Option<serde_json::Value>,
+    /// Why the summary named by `--summary` cannot be read, when it exists
+    /// but does not read (none while it is not yet written).
+    pub summary_error: Option<String>,
 }
 
 /// The games read from the file.
@@ -170,12 +173,10 @@ impl Watcher {
             errors,
             first_error,
         } = self.refresh()?;
-        let summary = self
-            .files
-            .summary
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok())
-            .and_then(|t| serde_json::from_str(&t).ok());
+        let (summary, summary_error) = match &self.files.summary {
+            None => (None, None),
+            Some(path) => read_summary(path),
+        };
         Ok(WatchView {
             file: self
                 .files
@@ -195,7 +196,25 @@ impl Watcher {
                 .map(|(i, r)| GameLine::of(i, r))
                 .collect(),
             summary,
+            summary_error,
         })
+    }
+}
+
+/// The JSON summary at `path`, or why it does not read (nothing while the
+/// file does not exist yet).
+fn read_summary(path: &Path) -> (Option<serde_json::Value>, Option<String>) {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None),
+        Err(e) => (None, Some(format!("cannot read the summary {name}: {e}"))),
+        Ok(text) => match serde_json::from_str(&text) {
+            Ok(v) => (Some(v), None),
+            Err(e) => (None, Some(format!("the summary {name} is not JSON: {e}"))),
+        },
     }
 }
 

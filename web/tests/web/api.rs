@@ -654,6 +654,7 @@ async fn watch_reads_the_tournament_as_it_grows() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["games"], 2);
     assert_eq!(v["summary"], Value::Null);
+    assert_eq!(v["summary_error"], Value::Null, "not written yet: no error");
     let alpha = v["standings"]
         .as_array()
         .unwrap()
@@ -697,6 +698,12 @@ async fn watch_reads_the_tournament_as_it_grows() {
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&e).contains("no game 7"));
+    // A summary that does not read is named.
+    std::fs::write(&summary, "{\"games\": 3,").unwrap();
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(v["summary"], Value::Null);
+    let why = v["summary_error"].as_str().unwrap();
+    assert!(why.starts_with("the summary run.json is not JSON"), "{why}");
 }
 
 #[tokio::test]
