@@ -168,6 +168,21 @@ pub fn complete_games(text: &str) -> Vec<&str> {
     games
 }
 
+/// The length in bytes of the complete games at the start of `bytes` (a PDN
+/// file as written by the harness, perhaps with a game being written at its
+/// end); text that is not UTF-8 counts as bytes.
+pub fn complete_len(bytes: &[u8]) -> usize {
+    let mut ends = GameEnds::default();
+    let (mut complete, mut offset) = (0, 0);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        offset += line.len();
+        if ends.ends_game(&String::from_utf8_lossy(line)) {
+            complete = offset;
+        }
+    }
+    complete
+}
+
 /// Keeps the data lines of finished games only, streaming them into a new
 /// file that replaces the old one; `on_kept` sees the position text of every
 /// line kept. A game's lines are written as one block: should a game's block

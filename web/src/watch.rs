@@ -6,6 +6,7 @@ use selfplay::pdn::{GameRecord, PdnReader, PdnResult};
 use selfplay::stats::Trinomial;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -102,12 +103,25 @@ struct Snapshot {
     first_error: Option<String>,
 }
 
-/// The last snapshot, kept while the file does not change.
+/// What has been read of the watched file: the complete games up to
+/// `consumed`, read once each as the file grows, and the games of a last
+/// part that may still be being written, read again at each change.
 #[derive(Default)]
 struct Cache {
     stamp: Option<(SystemTime, u64)>,
+    /// Bytes of complete games read.
+    consumed: u64,
+    /// The last bytes before `consumed`, to see that the file was appended
+    /// to rather than replaced.
+    seam: Vec<u8>,
+    games: Arc<Vec<GameRecord>>,
+    errors: usize,
+    first_error: Option<String>,
     snapshot: Snapshot,
 }
+
+/// Bytes kept before the read position to recognise the file.
+const SEAM: u64 = 256;
 
 /// Reads the watched files again when they change.
 pub struct Watcher {
@@ -130,8 +144,9 @@ impl Watcher {
     }
 
     fn refresh(&self) -> Result<Snapshot, String> {
-        let meta = std::fs::metadata(&self.files.pdn)
-            .map_err(|e| format!("{}: {e}", self.files.pdn.display()))?;
+        let path = &self.files.pdn;
+        let named = |e: std::io::Error| format!("{}: {e}", path.display());
+        let meta = std::fs::metadata(path).map_err(named)?;
         let stamp = (
             meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
             meta.len(),
@@ -141,27 +156,51 @@ impl Watcher {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if cache.stamp != Some(stamp) {
-            let file = std::fs::File::open(&self.files.pdn)
-                .map_err(|e| format!("{}: {e}", self.files.pdn.display()))?;
-            let mut games = Vec::new();
-            let (mut errors, mut first_error) = (0, None);
-            for rec in PdnReader::new(std::io::BufReader::new(file)) {
+            let mut file = std::fs::File::open(path).map_err(named)?;
+            if !appended_to(&mut file, &cache).map_err(named)? {
+                *cache = Cache::default();
+            }
+            let mut new = Vec::new();
+            file.seek(SeekFrom::Start(cache.consumed)).map_err(named)?;
+            file.read_to_end(&mut new).map_err(named)?;
+            let complete = selfplay::output::complete_len(&new);
+            let cache = &mut *cache;
+            // The games are added to in place unless a view still holds them.
+            cache.snapshot = Snapshot::default();
+            let games = Arc::make_mut(&mut cache.games);
+            for rec in PdnReader::new(&new[..complete]) {
                 match rec {
                     Ok(r) => games.push(r),
                     Err(e) => {
-                        errors += 1;
-                        first_error.get_or_insert_with(|| e.to_string());
+                        cache.errors += 1;
+                        cache.first_error.get_or_insert_with(|| e.to_string());
                     }
                 }
             }
-            *cache = Cache {
-                stamp: Some(stamp),
-                snapshot: Snapshot {
-                    games: Arc::new(games),
-                    errors,
-                    first_error,
-                },
+            cache.consumed += complete as u64;
+            let kept = (cache.consumed.min(SEAM) as usize).min(complete);
+            if kept > 0 {
+                cache.seam = new[complete - kept..complete].to_vec();
+            }
+            // A last part that does not end a game yet may be a game being
+            // written: its games that read are shown, its errors are not
+            // counted (it is read again when the file changes).
+            let tail: Vec<GameRecord> = PdnReader::new(&new[complete..])
+                .filter_map(Result::ok)
+                .collect();
+            let shown = if tail.is_empty() {
+                Arc::clone(&cache.games)
+            } else {
+                let mut all = Vec::clone(&cache.games);
+                all.extend(tail);
+                Arc::new(all)
             };
+            cache.snapshot = Snapshot {
+                games: shown,
+                errors: cache.errors,
+                first_error: cache.first_error.clone(),
+            };
+            cache.stamp = Some(stamp);
         }
         Ok(cache.snapshot.clone())
     }
@@ -199,6 +238,23 @@ impl Watcher {
             summary_error,
         })
     }
+}
+
+/// True when `file` still holds what was read into `cache` (it grew, or
+/// was rewritten with the same start): the bytes before the read position
+/// are those seen there.
+fn appended_to(file: &mut std::fs::File, cache: &Cache) -> std::io::Result<bool> {
+    if cache.consumed == 0 {
+        return Ok(true);
+    }
+    let seam = cache.seam.len() as u64;
+    if file.metadata()?.len() < cache.consumed || seam > cache.consumed {
+        return Ok(false);
+    }
+    let mut now = vec![0; cache.seam.len()];
+    file.seek(SeekFrom::Start(cache.consumed - seam))?;
+    file.read_exact(&mut now)?;
+    Ok(now == cache.seam)
 }
 
 /// The JSON summary at `path`, or why it does not read (nothing while the

@@ -698,6 +698,44 @@ async fn watch_reads_the_tournament_as_it_grows() {
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&e).contains("no game 7"));
+    // A game being written is no error, and shows once it reads.
+    let first = TWO_GAMES.split("\n\n[").next().unwrap();
+    let (head, rest) = first.split_at(first.find("[White").unwrap() + 10);
+    let append = |text: &str| {
+        let mut f = std::fs::OpenOptions::new().append(true).open(&pdn).unwrap();
+        std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+    };
+    append(head);
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(
+        (v["games"].as_u64(), v["errors"].as_u64()),
+        (Some(3), Some(0)),
+        "{v}"
+    );
+    append(rest);
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(
+        (v["games"].as_u64(), v["errors"].as_u64()),
+        (Some(4), Some(0)),
+        "{v}"
+    );
+    append("\n\n");
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(v["games"], 4, "{v}");
+    // A file written anew (another run) is read from its start.
+    std::fs::write(&pdn, TWO_GAMES.replace("alpha", "gamma")).unwrap();
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(v["games"], 2, "{v}");
+    let names: Vec<&str> = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"gamma") && !names.contains(&"alpha"),
+        "{names:?}"
+    );
     // A summary that does not read is named.
     std::fs::write(&summary, "{\"games\": 3,").unwrap();
     let (_, v) = call(&app, "GET", "/api/watch", None).await;
