@@ -133,11 +133,13 @@ impl GameClock {
     }
 
     /// Charges a move that took `took`: a move beyond the time left plus
-    /// `margin` loses on time (the clock is left as it was); otherwise the
+    /// `margin` loses on time (its time counts as used; the time left is
+    /// left as it was); otherwise the
     /// time is taken off (not below zero), the increment added, and at the
     /// end of a period the base added again.
     pub fn charge(&mut self, took: Duration, margin: Duration) -> Result<(), Flagged> {
         if took > self.allowance(margin) {
+            self.used += took;
             return Err(Flagged {
                 took,
                 left: self.left,
@@ -256,6 +258,15 @@ impl ClockStats {
         }
     }
 
+    /// Adds the figures of other games.
+    pub fn absorb(&mut self, other: &ClockStats) {
+        self.games += other.games;
+        self.forfeits += other.forfeits;
+        self.used += other.used;
+        self.allotted += other.allotted;
+        self.max_share = self.max_share.max(other.max_share);
+    }
+
     /// Share of the time given that was used, over all games.
     pub fn share(&self) -> f64 {
         if self.allotted > 0.0 {
@@ -315,6 +326,18 @@ pub fn annotated_time(comment: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|t| readable_seconds(*t))
+}
+
+/// The move with which `side` lost on time, read from the record's
+/// `[Termination]` (`time forfeit: white took 0.104 s with 0.100 s left`):
+/// the seconds it took and the seconds that were left.
+pub fn forfeit_of(rec: &PdnRecord, side: Color) -> Option<(f64, f64)> {
+    let text = rec.tag("Termination")?;
+    let rest = text.strip_prefix(&format!("time forfeit: {} took ", side.name()))?;
+    let (took, rest) = rest.split_once(" s with ")?;
+    let left = rest.strip_suffix(" s left")?;
+    let seconds = |t: &str| t.parse::<f64>().ok().filter(|t| readable_seconds(*t));
+    Some((seconds(took)?, seconds(left)?))
 }
 
 /// The most seconds a record may say a move or a clock used (about 31
@@ -386,6 +409,13 @@ impl TimeProfile {
                 self.min_left = Some(self.min_left.map_or(left, |m| m.min(left)));
                 clock.used += Duration::from_secs_f64(t);
                 clock.moves += 1;
+            }
+            // The move that lost on time has no annotation: the record's
+            // termination gives its time.
+            if let Some((took, left)) = forfeit_of(rec, side) {
+                let after = left - took;
+                self.min_left = Some(self.min_left.map_or(after, |m| m.min(after)));
+                clock.used += Duration::from_secs_f64(took);
             }
             let flagged = rec
                 .tag("Termination")
@@ -468,11 +498,14 @@ mod tests {
         assert_eq!(p.per_move.len(), 2);
         assert_eq!(p.per_move[0].0, 2);
         assert!((p.per_move[0].1 - 0.5).abs() < 1e-9 && (p.per_move[0].2 - 0.3).abs() < 1e-9);
-        // White: 0.3 s of 1 + 2 x 0.1; Black: 0.3 s of 1 + 0.1.
-        assert!((p.used - 0.6).abs() < 1e-6 && (p.allotted - 2.3).abs() < 1e-6);
-        // The least left after a move: Black's 1 - 0.3 (White kept 0.8
-        // after either move: 1 - 0.2, then 1 + 0.1 - 0.3).
-        assert!((p.min_left.unwrap() - 0.7).abs() < 1e-6, "{:?}", p.min_left);
+        // White: 0.3 s of 1 + 2 x 0.1; Black: 0.3 s and the 2 s of the move
+        // that lost on time (from the termination), of 1 + 0.1.
+        assert!((p.used - 2.6).abs() < 1e-6 && (p.allotted - 2.3).abs() < 1e-6);
+        // The least left after a move: Black's last, 1 - 2 (White kept 0.8
+        // after either move: 1 - 0.2, then 1 + 0.1 - 0.3; Black 0.7 after its
+        // first).
+        assert!((p.min_left.unwrap() + 1.0).abs() < 1e-6, "{:?}", p.min_left);
+        assert!((p.max_share - 2.3 / 1.1).abs() < 1e-6, "{}", p.max_share);
         assert!(p
             .csv()
             .starts_with("move,moves,mean_ms,max_ms\n1,2,250.000,300.000\n"));
@@ -541,5 +574,7 @@ mod tests {
             })
         );
         assert_eq!(c.moves, 0);
+        // The move that lost on time counts as used; the time left stays.
+        assert_eq!((c.used, c.left), (ms(151), ms(100)));
     }
 }

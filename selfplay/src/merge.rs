@@ -9,6 +9,7 @@
 //! running is never counted. Merge refuses shards of different runs and
 //! names duplicated and missing shards.
 
+use crate::clock::ClockStats;
 use crate::output::{complete_games, has_content};
 use crate::pdn::PdnReader;
 use crate::shard::{RunInfo, RunOptions, Shard};
@@ -16,7 +17,7 @@ use crate::tournament::{
     mark_decision, part, schedule, Config, Decision, Slot, Summary, Tally, RUN_ID_TAG,
 };
 use engine::data::DataLine;
-use engine::{Game, Outcome};
+use engine::{Color, Game, Outcome};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -161,8 +162,18 @@ pub fn check(mut parts: Vec<ShardPart>, partial: bool) -> Result<ShardSet, Strin
 pub struct ShardResults {
     /// The shard.
     pub shard: Shard,
-    /// Game id and outcome, in the order the records were read.
-    outcomes: Vec<(u64, Outcome)>,
+    /// Each game's id, outcome and time use, in the order the records were
+    /// read.
+    outcomes: Vec<GameResult>,
+}
+
+/// What a shard's record of one game adds to the totals.
+#[derive(Clone, Debug)]
+struct GameResult {
+    id: u64,
+    outcome: Outcome,
+    /// The time use of each side on a clock: the engine and its figures.
+    clocks: Vec<(usize, ClockStats)>,
 }
 
 impl ShardResults {
@@ -211,7 +222,7 @@ impl Plan {
         text: &'t str,
         origin: &Path,
         complete: bool,
-    ) -> Result<Vec<(&Slot, Outcome, &'t str)>, String> {
+    ) -> Result<Vec<(&Slot, GameResult, &'t str)>, String> {
         let slots = part(&self.all, Some(shard))?;
         let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
         let mut seen = HashSet::new();
@@ -250,7 +261,22 @@ impl Plan {
                 }
                 continue;
             }
-            out.push((*slot, outcome, block));
+            // Time use, read back from the record as `--resume` does.
+            let mut clocks = Vec::new();
+            for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
+                if let Some(tc) = self.cfg.engines[engine].tc {
+                    let mut c = ClockStats::default();
+                    c.add_record(&rec, side, tc)
+                        .map_err(|e| format!("{}: {e}", origin.display()))?;
+                    clocks.push((engine, c));
+                }
+            }
+            let result = GameResult {
+                id: slot.id,
+                outcome,
+                clocks,
+            };
+            out.push((*slot, result, block));
         }
         if complete && out.len() != slots.len() {
             let lacking: Vec<String> = slots
@@ -287,7 +313,7 @@ impl Plan {
         let outcomes = self
             .games_of(shard, &text, pdn, complete)?
             .into_iter()
-            .map(|(s, o, _)| (s.id, o))
+            .map(|(_, r, _)| r)
             .collect();
         Ok(ShardResults { shard, outcomes })
     }
@@ -328,9 +354,12 @@ impl Plan {
         let by_id: HashMap<u64, &Slot> = self.all.iter().map(|s| (s.id, s)).collect();
         let mut tally = Tally::new(&self.cfg, &self.all);
         for r in results {
-            for (id, outcome) in &r.outcomes {
-                if let Some(slot) = by_id.get(id) {
-                    tally.add(slot, *outcome);
+            for game in &r.outcomes {
+                if let Some(slot) = by_id.get(&game.id) {
+                    tally.add(slot, game.outcome);
+                    for (engine, c) in &game.clocks {
+                        tally.add_clock(*engine, c);
+                    }
                 }
             }
         }
@@ -458,9 +487,9 @@ pub fn merge<G: Game>(
                 .map_err(io_err)?;
             let mut blocks: HashMap<u64, &str> = HashMap::new();
             let mut outcomes = Vec::new();
-            for (slot, outcome, block) in games {
+            for (slot, result, block) in games {
                 blocks.insert(slot.id, block);
-                outcomes.push((slot.id, outcome));
+                outcomes.push(result);
             }
             for slot in part(&plan.all, Some(p.shard)).map_err(io_err)? {
                 w.write_all(blocks[&slot.id].as_bytes())?;

@@ -310,6 +310,11 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// Adds an engine's time use in one game read back from its record.
+    pub(crate) fn add_clock(&mut self, engine: usize, c: &ClockStats) {
+        self.clocks[engine].absorb(c);
+    }
+
     /// Counts a finished game.
     pub(crate) fn add(&mut self, slot: &Slot, outcome: Outcome) {
         let p = &mut self.pairings[slot.pairing];

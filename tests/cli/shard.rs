@@ -264,3 +264,66 @@ fn bad_shards_are_refused_in_one_line() {
     assert!(err.contains("not a selfplay summary"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Shards on a clock merge with their time use: the merged summary's clock
+/// figures are the shards' together (read back from the records' clock
+/// tags, to their three decimals), and the table keeps its clock lines.
+#[test]
+fn clocked_shards_merge_with_their_time_use() {
+    let dir = temp_dir("shard-clock");
+    let args: Vec<String> = [
+        "--engine",
+        "name=a,depth=2,tc=5+0.1",
+        "--engine",
+        "name=b,depth=1,tc=5+0.1",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--quiet",
+    ]
+    .map(String::from)
+    .to_vec();
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            play(
+                &dir,
+                &format!("s{k}"),
+                &args,
+                &["--shard", &format!("{k}/2")],
+            )
+        })
+        .collect();
+    let out = run_ok(&merge(&dir, "merged", &shards));
+    assert!(out.contains("clock a: 8 games, 0 lost on time"), "{out}");
+    assert!(out.contains("clock b: 8 games, 0 lost on time"), "{out}");
+    let read =
+        |p: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let merged = read(&dir.join("merged.json"));
+    for e in 0..2 {
+        let clock = |v: &Value, f: &str| v["engines"][e]["clock"][f].as_f64().unwrap();
+        let parts: Vec<Value> = shards.iter().map(|p| read(p)).collect();
+        for field in ["games", "forfeits", "allotted"] {
+            let sum: f64 = parts.iter().map(|p| clock(p, field)).sum();
+            assert!(
+                (clock(&merged, field) - sum).abs() < 1e-9,
+                "{field}: {merged}"
+            );
+        }
+        let used: f64 = parts.iter().map(|p| clock(p, "used")).sum();
+        assert!(used > 0.0);
+        assert!(
+            (clock(&merged, "used") - used).abs() < 8.0 * 0.001,
+            "used: {merged}"
+        );
+        let most = parts
+            .iter()
+            .map(|p| clock(p, "max_share"))
+            .fold(0.0, f64::max);
+        assert!(
+            (clock(&merged, "max_share") - most).abs() < 0.01,
+            "max_share: {merged}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
