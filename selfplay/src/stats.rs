@@ -564,6 +564,27 @@ fn secular_root(p: &[f64; 5], a: &[f64; 5]) -> Option<f64> {
     Some(0.5 * (lo + hi))
 }
 
+/// Writes Elo triples (value, lower, upper) to JSON, which has no
+/// infinity: a finite figure as a number, an infinite one (a 100% or 0%
+/// score) as the string `"inf"` or `"-inf"`, so that its sign is kept.
+/// For `#[serde(serialize_with = "...")]`.
+pub fn serialize_elo<S: serde::Serializer>(elo: &[f64; 3], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeTuple;
+    let mut t = s.serialize_tuple(3)?;
+    for x in elo {
+        if x.is_finite() {
+            t.serialize_element(x)?;
+        } else if x.is_nan() {
+            t.serialize_element(&Option::<f64>::None)?;
+        } else if *x > 0.0 {
+            t.serialize_element("inf")?;
+        } else {
+            t.serialize_element("-inf")?;
+        }
+    }
+    t.end()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -895,5 +916,24 @@ mod tests {
             Sprt::new(0.0, 5.0, f64::NAN, 0.05),
             Err(SprtError::BadErrorRates { .. })
         ));
+    }
+
+    #[test]
+    fn infinite_elo_keeps_its_sign_in_json() {
+        #[derive(serde::Serialize)]
+        struct E {
+            #[serde(serialize_with = "super::serialize_elo")]
+            elo: [f64; 3],
+        }
+        let text = |elo| serde_json::to_string(&E { elo }).unwrap();
+        assert_eq!(
+            text([f64::INFINITY, f64::INFINITY, f64::INFINITY]),
+            r#"{"elo":["inf","inf","inf"]}"#
+        );
+        assert_eq!(
+            text([-511.5, f64::NEG_INFINITY, -318.75]),
+            r#"{"elo":[-511.5,"-inf",-318.75]}"#
+        );
+        assert_eq!(text([f64::NAN, 1.0, 2.0]), r#"{"elo":[null,1.0,2.0]}"#);
     }
 }

@@ -195,6 +195,7 @@ pub struct EngineSummary {
     /// Score in [0, 1].
     pub score: f64,
     /// Elo against the field, with its 95% interval.
+    #[serde(serialize_with = "crate::stats::serialize_elo")]
     pub elo: [f64; 3],
     /// Likelihood of superiority.
     pub los: f64,
@@ -226,6 +227,7 @@ pub struct RatedEngine {
     /// Name.
     pub name: String,
     /// Elo (value, lower, upper of the 95% interval relative to the anchor).
+    #[serde(serialize_with = "crate::stats::serialize_elo")]
     pub elo: [f64; 3],
     /// Games played.
     pub games: u64,
@@ -243,8 +245,10 @@ pub struct PairingSummary {
     /// Pair counts LL, LD, DD+WL, WD, WW.
     pub pentanomial: [u64; 5],
     /// Elo (value, lower, upper) from the game pairs.
+    #[serde(serialize_with = "crate::stats::serialize_elo")]
     pub elo: [f64; 3],
     /// Normalized Elo (value, lower, upper).
+    #[serde(serialize_with = "crate::stats::serialize_elo")]
     pub nelo: [f64; 3],
     /// Likelihood of superiority.
     pub los: f64,

@@ -337,7 +337,12 @@ async function exportPdn() {
   });
 }
 
-function fmt(x, digits) { return x === null || x === undefined ? "∞" : x.toFixed(digits); }
+// A figure of the summary; an infinite Elo comes as "inf" or "-inf".
+function fmt(x, digits) {
+  if (x === "inf") return "+∞";
+  if (x === "-inf") return "−∞";
+  return typeof x === "number" ? x.toFixed(digits) : "?";
+}
 
 async function pollWatch() {
   try {
@@ -355,7 +360,7 @@ async function pollWatch() {
     st.innerHTML = "";
     for (const e of w.standings) {
       const tr = document.createElement("tr");
-      const elo = e.elo[1] === null ? fmt(e.elo[0], 1) : `${fmt(e.elo[0], 1)} [${fmt(e.elo[1], 1)}, ${fmt(e.elo[2], 1)}]`;
+      const elo = e.elo[1] === e.elo[0] ? fmt(e.elo[0], 1) : `${fmt(e.elo[0], 1)} [${fmt(e.elo[1], 1)}, ${fmt(e.elo[2], 1)}]`;
       for (const t of [e.name, e.games, e.wdl.join(" "), `${(100 * e.score).toFixed(1)}%`, elo]) {
         const td = document.createElement("td");
         td.textContent = t;

@@ -34,7 +34,9 @@ pub struct Standing {
     pub wdl: [u64; 3],
     /// Score in `[0, 1]`.
     pub score: f64,
-    /// Elo against the field with its 95% interval (value, lower, upper).
+    /// Elo against the field with its 95% interval (value, lower, upper);
+    /// `"inf"` or `"-inf"` for a 100% or 0% score.
+    #[serde(serialize_with = "selfplay::stats::serialize_elo")]
     pub elo: [f64; 3],
 }
 
