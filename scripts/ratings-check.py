@@ -2,10 +2,13 @@
 """Independent check of selfplay::ratings (joint Elo ratings).
 
 Fits the Bradley-Terry model with a draw as half a win by the MM algorithm
-of Hunter (2004) instead of Newton's method, and gets the standard errors by
-inverting a finite-difference Hessian of the log-likelihood (instead of the
-analytic one). Prints the ratings (anchor: engine 0 at 0 Elo) and the 95%
-half-widths of the table used in selfplay/tests/selfplay/ratings.rs.
+of Hunter (2004) instead of Newton's method, and gets the standard errors
+from the sandwich H^-1 J H^-1: H a finite-difference Hessian of the
+log-likelihood, J the sum over the games of the outer products of each game's
+finite-difference log-likelihood gradient (instead of the analytic forms).
+Prints the ratings (anchor: engine 0 at 0 Elo) and the 95% half-widths of
+the table used in selfplay/tests/selfplay/ratings.rs, and for comparison the
+half-widths of the Hessian alone.
 Standard library only.
 """
 import math
@@ -64,6 +67,21 @@ def loglik(r):
     return total
 
 
+def game_gradient(r, a, b, s, free, h):
+    """The gradient over the free ratings of one game's log-likelihood,
+    a against b, a scoring s (1, 1/2 or 0)."""
+    def l(q):
+        p = 1 / (1 + 10 ** ((q[b] - q[a]) / 400))
+        return s * math.log(p) + (1 - s) * math.log(1 - p)
+    out = []
+    for i in free:
+        up, down = r[:], r[:]
+        up[i] += h
+        down[i] -= h
+        out.append((l(up) - l(down)) / (2 * h))
+    return out
+
+
 def inverse(m):
     k = len(m)
     a = [row[:] + [1.0 if i == j else 0.0 for j in range(k)] for i, row in enumerate(m)]
@@ -93,9 +111,21 @@ def main():
                 return loglik(q)
             d2 = (f(h, h) - f(h, -h) - f(-h, h) + f(-h, -h)) / (4 * h * h)
             info[x][y] = -d2
-    cov = inverse(info)
+    hinv = inverse(info)
+    k = len(free)
+    j = [[0.0] * k for _ in range(k)]
+    for a, b, w, d, l in TABLE:
+        for s, count in ((1.0, w), (0.5, d), (0.0, l)):
+            g = game_gradient(r, a, b, s, free, h)
+            for x in range(k):
+                for y in range(k):
+                    j[x][y] += count * g[x] * g[y]
+    cov = [[sum(hinv[x][u] * j[u][v] * hinv[v][y] for u in range(k) for v in range(k))
+            for y in range(k)] for x in range(k)]
+    z = 1.959963984540054
     print("elo", [round(v, 4) for v in r])
-    print("95% half-width", [0.0] + [round(1.959963984540054 * math.sqrt(cov[x][x]), 3) for x in range(len(free))])
+    print("95% half-width", [0.0] + [round(z * math.sqrt(cov[x][x]), 3) for x in range(k)])
+    print("95% half-width of the Hessian alone", [0.0] + [round(z * math.sqrt(hinv[x][x]), 3) for x in range(k)])
 
 
 main()

@@ -7,10 +7,14 @@
 //! results, `sum s_ij ln p_ij + (n_ij - s_ij) ln (1 - p_ij)` over the
 //! pairings (`s_ij` points in `n_ij` games), is maximized by Newton's method
 //! with one rating held at the anchor. The 95% intervals are
-//! `±1.96` standard errors from the inverse of the observed information
-//! matrix (the negative Hessian at the maximum, without the anchor's row and
-//! column): they are intervals relative to the anchor, whose own interval is
-//! empty.
+//! `±1.96` standard errors from the sandwich `H⁻¹ J H⁻¹`: `H` the observed
+//! information matrix (the negative Hessian at the maximum), `J` the sum over
+//! the games of the outer products of each game's score gradient, both
+//! without the anchor's row and column. `H` alone takes a game's score to
+//! vary as a win or a loss does; `J` counts how it varied, so that draws,
+//! which vary less, narrow the intervals as they narrow those of a match's
+//! Elo (the two agree for two engines). They are intervals relative to the
+//! anchor, whose own interval is empty.
 //!
 //! The maximum exists only when every group of engines scored some points
 //! against the rest and gave some away (the graph of "scored against" is
@@ -179,15 +183,16 @@ pub fn joint_ratings(
     let (points, games) = tables(n, results, prior);
     let free: Vec<usize> = (0..n).filter(|&i| i != anchor).collect();
     let mut elo = vec![anchor_elo; n];
-    let information = |elo: &[f64]| -> Vec<Vec<f64>> {
+    // A matrix over the free ratings with `weight(i, j)` for each pairing
+    // that played, as the Hessian of a pairwise likelihood is built.
+    let pairwise = |weight: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
         let mut h = vec![vec![0.0; free.len()]; free.len()];
         for (x, &i) in free.iter().enumerate() {
             for j in 0..n {
                 if j == i || games[i][j] == 0.0 {
                     continue;
                 }
-                let p = expected(elo[i] - elo[j]);
-                let w = SCALE * SCALE * games[i][j] * p * (1.0 - p);
+                let w = SCALE * SCALE * weight(i, j);
                 h[x][x] += w;
                 if let Some(y) = free.iter().position(|&f| f == j) {
                     h[x][y] -= w;
@@ -195,6 +200,12 @@ pub fn joint_ratings(
             }
         }
         h
+    };
+    let information = |elo: &[f64]| {
+        pairwise(&|i, j| {
+            let p = expected(elo[i] - elo[j]);
+            games[i][j] * p * (1.0 - p)
+        })
     };
     let mut converged = false;
     for _ in 0..500 {
@@ -228,12 +239,41 @@ pub fn joint_ratings(
         return Err(RatingError::NoConvergence);
     }
     let h = information(&elo);
+    // Each pairing's sum over its games of the squared difference between
+    // the score and its expectation (the virtual draws count as draws).
+    let mut spread = vec![vec![0.0; n]; n];
+    for r in results {
+        let p = expected(elo[r.a] - elo[r.b]);
+        let (w, d, l) = (r.wins as f64, r.draws as f64, r.losses as f64);
+        let sq = w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2);
+        spread[r.a][r.b] += sq;
+        spread[r.b][r.a] += sq;
+    }
+    if prior > 0.0 {
+        for i in 0..n {
+            for j in 0..n {
+                if i != j && games[i][j] > 0.0 {
+                    spread[i][j] += prior * (0.5 - expected(elo[i] - elo[j])).powi(2);
+                }
+            }
+        }
+    }
+    let j = pairwise(&|a, b| spread[a][b]);
+    let columns: Vec<Vec<f64>> = (0..free.len())
+        .map(|x| {
+            let mut unit = vec![0.0; free.len()];
+            unit[x] = 1.0;
+            solve(h.clone(), unit).ok_or(RatingError::NoConvergence)
+        })
+        .collect::<Result<_, _>>()?;
     let mut error = vec![0.0; n];
     for (x, &i) in free.iter().enumerate() {
-        let mut unit = vec![0.0; free.len()];
-        unit[x] = 1.0;
-        let column = solve(h.clone(), unit).ok_or(RatingError::NoConvergence)?;
-        error[i] = column[x].max(0.0).sqrt();
+        // Row x of H⁻¹ (H is symmetric: its column x) times J times column x.
+        let hx = &columns[x];
+        let variance: f64 = (0..free.len())
+            .map(|u| hx[u] * (0..free.len()).map(|v| j[u][v] * hx[v]).sum::<f64>())
+            .sum();
+        error[i] = variance.max(0.0).sqrt();
     }
     Ok(Ratings {
         elo,
@@ -315,6 +355,19 @@ mod tests {
         let r = joint_ratings(2, &[pr(0, 1, 50, 20, 30)], 1, 0.0).unwrap();
         assert!((r.elo[0] - 70.436_504).abs() < 1e-4, "{}", r.elo[0]);
         assert_eq!((r.error[1], r.prior_draws), (0.0, 0.0));
+        // Its standard error is the match's: the spread of the scores about
+        // 0.6 (50 x 0.4^2 + 20 x 0.1^2 + 30 x 0.6^2 = 19) over the slope of
+        // the expected score, 100 games x 0.6 x 0.4 x ln 10 / 400: 31.551.
+        let expect = 19f64.sqrt() / (100.0 * 0.24 * SCALE);
+        assert!(
+            (r.error[0] - expect).abs() < 1e-3,
+            "{} vs {expect}",
+            r.error[0]
+        );
+        assert!((expect - 31.551).abs() < 1e-3);
+        // Draws narrow it: all draws between equals leave no spread at all.
+        let even = joint_ratings(2, &[pr(0, 1, 0, 40, 0)], 1, 0.0).unwrap();
+        assert_eq!((even.elo[0], even.error[0]), (0.0, 0.0));
     }
 
     #[test]

@@ -404,7 +404,7 @@ impl<'a> Tally<'a> {
             anchor: names[anchor].clone(),
             anchor_elo,
             prior_draws: r.prior_draws,
-            method: "maximum likelihood, logistic (Bradley-Terry) model, draws as half; 95% intervals from the inverse information matrix, relative to the anchor".into(),
+            method: "maximum likelihood, logistic (Bradley-Terry) model, draws as half; 95% intervals from the sandwich of the information matrix and the games' score spread, relative to the anchor".into(),
             ladder: order
                 .iter()
                 .map(|&i| RatedEngine {

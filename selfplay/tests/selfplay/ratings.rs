@@ -5,10 +5,11 @@ use selfplay::ratings::{joint_ratings, PairResult};
 /// Engines 0, 1 and 2 beat each other in a cycle (0 over 1, 1 over 2, 2
 /// over 0); engine 3 is the weakest. The expected values come from
 /// `python3 scripts/ratings-check.py`, which fits the same model by Hunter's
-/// MM algorithm and takes the errors from a finite-difference Hessian
-/// (standard library only, not this crate's code):
+/// MM algorithm and takes the errors from the sandwich of a finite-difference
+/// Hessian and the games' finite-difference gradients (standard library only,
+/// not this crate's code):
 /// `elo [0.0, -30.0959, -67.2, -142.754]`,
-/// `95% half-width [0.0, 141.952, 142.299, 146.494]`.
+/// `95% half-width [0.0, 119.737, 121.32, 118.516]`.
 #[test]
 fn joint_ratings_match_an_independent_fit_with_a_cycle() {
     let table = [
@@ -31,7 +32,7 @@ fn joint_ratings_match_an_independent_fit_with_a_cycle() {
         .collect();
     let r = joint_ratings(4, &results, 0, 0.0).unwrap();
     let elo = [0.0, -30.0959, -67.2, -142.754];
-    let half = [0.0, 141.952, 142.299, 146.494];
+    let half = [0.0, 119.737, 121.32, 118.516];
     for i in 0..4 {
         let [v, lo, hi] = r.interval(i);
         assert!((v - elo[i]).abs() < 0.001, "engine {i}: {v} vs {}", elo[i]);
