@@ -188,8 +188,8 @@ pub fn joint_ratings(
     let pairwise = |weight: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
         let mut h = vec![vec![0.0; free.len()]; free.len()];
         for (x, &i) in free.iter().enumerate() {
-            for j in 0..n {
-                if j == i || games[i][j] == 0.0 {
+            for (j, &played) in games[i].iter().enumerate() {
+                if j == i || played == 0.0 {
                     continue;
                 }
                 let w = SCALE * SCALE * weight(i, j);
