@@ -89,6 +89,9 @@ pub enum PositionError {
     /// A square name that does not exist on this board.
     #[error("unknown square '{0}'")]
     UnknownSquare(String),
+    /// A light square, where no piece stands.
+    #[error("square '{0}' is a light square (pieces stand on the dark ones)")]
+    LightSquare(String),
     /// The same square given twice.
     #[error("square {0} listed twice")]
     DuplicateSquare(String),

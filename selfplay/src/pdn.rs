@@ -455,6 +455,10 @@ impl<R: BufRead> PdnReader<R> {
         while matches!(self.buffer.last(), Some(b'\n' | b'\r')) {
             self.buffer.pop();
         }
+        // A byte order mark some editors put at the start of a file.
+        if self.line_number == 1 && self.buffer.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.buffer.drain(..3);
+        }
         let (text, valid) = match std::str::from_utf8(&self.buffer) {
             Ok(text) => (text.to_string(), true),
             Err(_) => (String::from_utf8_lossy(&self.buffer).into_owned(), false),
@@ -855,7 +859,8 @@ pub struct Replay<G: Game> {
     pub moves: Vec<G::Move>,
     /// The position after the last move.
     pub end: G,
-    /// The rules' verdict when the side to move in `end` has no legal move.
+    /// The rules' verdict on `end`: a win when the side to move has no legal
+    /// move, a draw when it is a threefold repetition.
     pub outcome: Option<Outcome>,
 }
 
@@ -863,8 +868,8 @@ pub struct Replay<G: Game> {
 /// reading every move with [`Game::parse_move`]. Fails at the first bad
 /// move, at a move after a threefold repetition (which ends the game, docs/rules.md
 /// 1.6), on a `[GameType]` of another game, and on a result that contradicts
-/// a final position without legal moves (other endings, such as adjudicated
-/// draws, are not judged).
+/// a final position without legal moves or a final threefold repetition
+/// (other endings, such as adjudicated draws, are not judged).
 pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
     if !record.game_type.is_empty() && record.game_kind() != Some(G::KIND) {
         return Err(ReplayError::WrongGame {
@@ -907,6 +912,9 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
     let outcome = list
         .is_empty()
         .then(|| Outcome::Win(position.side_to_move().opponent()));
+    // A game that ends on a threefold repetition is drawn (docs/rules.md 1.6).
+    let repeated = seen.get(&Game::hash(&position)).is_some_and(|&n| n >= 3);
+    let outcome = outcome.or(repeated.then_some(Outcome::Draw));
     if let Some(outcome) = outcome {
         let expected = PdnResult::from_outcome(outcome);
         if record.result != expected {

@@ -133,9 +133,13 @@ fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     }
     let input = SearchInput::new(pos, args.limits());
     let mut out = std::io::stdout();
+    // A reader that went away (`| head -1`) ends the search.
+    let stop = engine.stop_flag();
     let result = engine.search(&*eval, &input, |info| {
-        let _ = writeln!(out, "{}", info_line(&pos, info));
-        let _ = out.flush();
+        let written = writeln!(out, "{}", info_line(&pos, info)).and_then(|()| out.flush());
+        if written.is_err() {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     });
     match result.best {
         Some(m) => outln!("bestmove {}", pos.move_text(&m)),

@@ -156,7 +156,7 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
     let mut log = |line: &str| eprintln!("{line}");
     let outcome = with_game!(a.selfplay.game, G => run::<G>(&cc, &run_info, &mut log))
         .map_err(anyhow::Error::msg)?;
-    print!("{}", table(&outcome.summary));
+    out!("{}", table(&outcome.summary));
     outln!(
         "{} games from {} of {} shards of run {} in {:.1} s; {} resubmission(s){}",
         outcome.summary.games,

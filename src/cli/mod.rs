@@ -10,6 +10,15 @@ macro_rules! outln {
     }};
 }
 
+/// `print!` that returns the write's error (a closed pipe ends the command
+/// quietly) instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)?;
+    }};
+}
+
 mod analyze;
 mod atlas;
 mod bench;
@@ -227,6 +236,6 @@ fn exit_status(result: anyhow::Result<()>) -> i32 {
     if broken_pipe {
         return 0;
     }
-    eprintln!("error: {e:#}");
+    eprintln!("error: {}", one_line(&format!("{e:#}")));
     2
 }

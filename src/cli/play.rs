@@ -74,7 +74,7 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
     let start: G = read_position(&args.pos.position)?;
     let mut engine = engine_for::<G>(args)?;
     let mut game = GameRecord::new(start);
-    let mut lines = std::io::stdin().lock().lines();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout();
     writeln!(out, "{HELP}")?;
     let mut shown = usize::MAX;
@@ -94,8 +94,8 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
         let turn = if args.human.plays(side) {
             write!(out, "{} to move> ", side.name())?;
             out.flush()?;
-            match lines.next() {
-                Some(line) => human_turn(&mut game, args.human, line?.trim(), &mut out)?,
+            match read_line(&mut input)? {
+                Some(line) => human_turn(&mut game, args.human, line.trim(), &mut out)?,
                 None => {
                     writeln!(out, "\nend of input: game abandoned")?;
                     Turn::Quit
@@ -189,13 +189,19 @@ fn human_turn<G: EvalSource>(
             writeln!(out, "legal moves: {}", texts.join(" "))?;
         }
         "undo" => {
-            // Take back to the human's previous turn.
-            let mut undone = game.pop();
-            while undone && !human.plays(game.current().side_to_move()) {
-                undone = game.pop();
-            }
-            if !undone {
-                writeln!(out, "nothing to undo")?;
+            // Back to the human's previous turn, if there was one (the
+            // engine's first move, made before it, stays).
+            let positions = game.positions();
+            let back = (0..game.len())
+                .rev()
+                .find(|&k| human.plays(positions[k].side_to_move()));
+            match back {
+                Some(k) => {
+                    while game.len() > k {
+                        game.pop();
+                    }
+                }
+                None => writeln!(out, "nothing to undo")?,
             }
         }
         text => {
@@ -214,4 +220,14 @@ fn announce(out: &mut impl Write, outcome: Outcome, reason: &str) -> Result<()> 
         Outcome::Draw => writeln!(out, "draw ({reason})")?,
     }
     Ok(())
+}
+
+/// The next line typed, `None` at the end of input; bytes that are not
+/// UTF-8 are read as replacement characters (and then as no move).
+fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    if input.read_until(b'\n', &mut buf)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }

@@ -223,7 +223,7 @@ fn merge(m: &MergeArgs) -> Result<()> {
     let command: Vec<String> = std::env::args().collect();
     let summary =
         with_game!(kind, G => merge::<G>(&set, &out, None, command)).map_err(anyhow::Error::msg)?;
-    print!("{}", table(&summary));
+    out!("{}", table(&summary));
     outln!(
         "{} games from {} shard(s) of run {}",
         summary.games,
@@ -258,7 +258,7 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     warn_oversubscribed(&cfg, cores);
     let start = std::time::Instant::now();
     let summary = with_game!(a.game, G => run_game::<G>(&cfg))?;
-    print!("{}", table(&summary));
+    out!("{}", table(&summary));
     let secs = start.elapsed().as_secs_f64();
     // The rate counts the games played now, not those a resume read back.
     let played = summary.games.saturating_sub(summary.resumed);
@@ -437,7 +437,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
     pub depth: u32,
     /// Largest accepted absolute score, centi-men.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(i32).range(0..=100_000))]
     pub max_score: i32,
     /// Seed of the random plies.
     #[arg(long, default_value_t = 1)]
@@ -475,6 +475,13 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
         "# {} openings: {}-{} random plies from the start (seed {}), kept when a depth-{} search with {evaluation} scores within +-{} and the position is new\n",
         a.game.name(), a.min_plies, a.max_plies, a.seed, a.depth, a.max_score
     );
+    if lines.is_empty() {
+        anyhow::bail!(
+            "no balanced position found (a score within +-{} at depth {}): nothing written",
+            a.max_score,
+            a.depth
+        );
+    }
     let text = header + &lines.join("\n") + "\n";
     if lines.len() < recipe.count {
         eprintln!(
@@ -485,7 +492,7 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
     }
     match &a.out {
         Some(p) => selfplay::output::write_atomic(p, &text).map_err(anyhow::Error::msg)?,
-        None => print!("{text}"),
+        None => out!("{text}"),
     }
     Ok(())
 }
@@ -515,6 +522,9 @@ fn book_lines<G: EvalSource>(
 /// `bushka pdn check FILE`: replays every game and reports illegal moves.
 pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
     use selfplay::pdn::{replay, PdnReader};
+    if file.is_dir() {
+        bail!("{} is a folder, not a PDN file", file.display());
+    }
     let f = std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
     let (mut ok, mut bad) = (0u64, 0u64);
     for (i, rec) in PdnReader::new(std::io::BufReader::new(f)).enumerate() {
@@ -526,7 +536,8 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
                 continue;
             }
         };
-        let kind = game.or(rec.game_kind()).unwrap_or(GameKind::Bushka);
+        // The record's [GameType] decides; --game is for records without one.
+        let kind = rec.game_kind().or(game).unwrap_or(GameKind::Bushka);
         let r = with_game!(kind, G => replay::<G>(&rec).map(|_| ()));
         match r {
             Ok(()) => ok += 1,
@@ -537,6 +548,9 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
         }
     }
     outln!("{ok} games legal, {bad} with errors");
+    if ok + bad == 0 {
+        bail!("no game in {}", file.display());
+    }
     if bad > 0 {
         bail!("{bad} game(s) in {} did not replay", file.display());
     }

@@ -14,7 +14,7 @@ pub enum TbCommand {
     /// Build (or reuse) every table with at most N pieces.
     Build {
         /// Most pieces on the board, both sides together (2 to 5).
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=5))]
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=MAX_BUILD_PIECES as i64))]
         pieces: u8,
         /// Folder of the table files.
         #[arg(long, default_value = DEFAULT_DIR)]
@@ -105,11 +105,20 @@ fn probe(text: &str, dir: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
+/// The most pieces `tb build` builds tables for.
+const MAX_BUILD_PIECES: u8 = 5;
+
 /// `tb stats`: one line per side to move.
 fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
     let mat = Material::parse(text).map_err(|e| anyhow!("{e}"))?;
     let path = dir.join(mat.file_name());
     if !path.exists() {
+        if mat.total() > MAX_BUILD_PIECES {
+            bail!(
+                "no table for {mat} in {}: tables are built for at most {MAX_BUILD_PIECES} pieces",
+                dir.display()
+            );
+        }
         bail!(
             "no table for {mat} in {} (run `bushka tb build --pieces {}`)",
             dir.display(),

@@ -196,7 +196,7 @@ fn bad_input_is_one_line_and_status_2() {
     refused(&["moves", "--bogus"], "--bogus");
     refused(
         &["moves", "--game", "bashnya", "--position", "W:a2=w"],
-        "a2",
+        "square 'a2' is a light square",
     );
     refused(&["analyze", "--depth", "0"], "0");
     refused(
@@ -207,6 +207,62 @@ fn bad_input_is_one_line_and_status_2() {
         &["analyze", "--depth", "1", "--hash", "60000"],
         "hash must be from 1 to",
     );
+    refused(&["openings", "--max-score=-1"], "-1");
+    refused(
+        &["tb", "stats", "--material", "KKKKKKvK", "--dir", "."],
+        "at most 5 pieces",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pdn");
+    std::fs::write(&empty, "").unwrap();
+    refused(&["pdn", "check", empty.to_str().unwrap()], "no game in");
+    refused(
+        &["pdn", "check", dir.path().to_str().unwrap()],
+        "is a folder, not a PDN file",
+    );
+    // A record's [GameType] decides; --game is for records without one.
+    let tagged = dir.path().join("tagged.pdn");
+    std::fs::write(
+        &tagged,
+        "[GameType \"bushka\"]\n[Result \"*\"]\n\n1. d23 *\n",
+    )
+    .unwrap();
+    let o = bushka(&[
+        "pdn",
+        "check",
+        tagged.to_str().unwrap(),
+        "--game",
+        "bashnya",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("1 games legal, 0 with errors"));
+}
+
+/// Human moves, as `bushka play` reads them: text that is not UTF-8 is no
+/// move (the game goes on), and `undo` before the human's first move, the
+/// engine having moved first, takes nothing back.
+#[test]
+fn play_reads_any_bytes_and_undoes_only_the_humans_turns() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["play", "--human", "black", "--movetime", "20"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"undo\n\xe9\nundo\nresign\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text.matches("nothing to undo").count(), 2, "{text}");
+    assert_eq!(text.matches("engine (white) plays").count(), 1, "{text}");
+    assert!(text.contains("cannot read move"), "{text}");
+    assert!(text.contains("white wins (black resigns)"), "{text}");
 }
 
 #[test]
@@ -242,25 +298,40 @@ fn bashnya_moves_never_jump_straight_back() {
 }
 
 /// A reader that stops reading (`bushka bench | head -1`) ends the program
-/// quietly: exit status 0 and no panic message.
+/// quietly: exit status 0 and no panic message; a book of openings written
+/// at once (more than a pipe holds) too.
 #[test]
 fn closed_stdout_is_not_a_panic() {
     use std::io::Read;
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(["bench", "--depth", "9", "--hash", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bushka");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut first = [0u8; 8];
-    out.read_exact(&mut first).expect("some output");
-    drop(out);
-    let o = child.wait_with_output().expect("wait");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(o.status.code(), Some(0), "{err}");
+    for args in [
+        &["bench", "--depth", "9", "--hash", "1"][..],
+        &[
+            "openings",
+            "--count",
+            "2000",
+            "--depth",
+            "1",
+            "--max-plies",
+            "12",
+            "--quiet",
+        ][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run bushka");
+        let mut out = child.stdout.take().expect("stdout");
+        let mut first = [0u8; 8];
+        out.read_exact(&mut first).expect("some output");
+        drop(out);
+        let o = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+    }
 }
 
 #[test]

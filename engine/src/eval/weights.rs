@@ -289,8 +289,10 @@ impl Weights {
         (s.sum_mg, s.sum_eg)
     }
 
-    /// Reads weights from JSON text, refusing anything but a complete file for `kind`.
+    /// Reads weights from JSON text, refusing anything but a complete file
+    /// for `kind` (a byte order mark before it is skipped).
     pub fn from_json(kind: GameKind, text: &str) -> Result<Weights, WeightsError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: Value =
             serde_json::from_str(text).map_err(|e| WeightsError::Json(e.to_string()))?;
         let Value::Object(top) = value else {

@@ -66,6 +66,9 @@ fn json_round_trip() {
         assert!(!w.set_weight(names[0], MAX_WEIGHT + 1, 0));
         let back = Weights::from_json(kind, &w.to_json()).unwrap();
         assert_eq!(back, w);
+        // As saved by an editor that starts files with a byte order mark.
+        let marked = format!("\u{feff}{}", w.to_json());
+        assert_eq!(Weights::from_json(kind, &marked).unwrap(), w);
         let v = Weights::from_vectors(kind, w.mg().to_vec(), w.eg().to_vec()).unwrap();
         assert_eq!(v, w);
     }

@@ -375,6 +375,17 @@ fn replay_refuses_moves_after_a_threefold_repetition() {
     record.result = PdnResult::Draw;
     let replayed = replay::<bushka::Position>(&record).unwrap();
     assert_eq!(replayed.moves.len(), 8);
+    assert_eq!(replayed.outcome, Some(Outcome::Draw));
+    // Ended there, it is drawn whatever the record says.
+    record.result = PdnResult::WhiteWins;
+    assert_eq!(
+        replay::<bushka::Position>(&record).unwrap_err(),
+        ReplayError::WrongResult {
+            recorded: PdnResult::WhiteWins,
+            expected: PdnResult::Draw
+        }
+    );
+    record.result = PdnResult::Draw;
     record.moves.push("e12".into());
     let err = replay::<bushka::Position>(&record).unwrap_err();
     assert_eq!(
@@ -389,4 +400,15 @@ fn replay_refuses_moves_after_a_threefold_repetition() {
             .starts_with("ply 9 (e12): the game had already ended"),
         "{err}"
     );
+}
+
+/// A byte order mark at the start of a file is not part of the first line.
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let text = "\u{feff}[Event \"a\"]\n[Result \"*\"]\n\n1. e12 *\n\n[Event \"b\"]\n\n*\n";
+    let games: Vec<_> = PdnReader::new(text.as_bytes())
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].event, "a");
 }

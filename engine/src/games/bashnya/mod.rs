@@ -23,8 +23,8 @@
 //!   side to move has no move and has lost.
 //! * **Notation.** `start:end` names a capture when exactly one legal capture
 //!   goes from start to end, unless the text is itself a complete route. A
-//!   light square or an unknown square in a position text is
-//!   `PositionError::UnknownSquare`.
+//!   light square in a position text is `PositionError::LightSquare`, an
+//!   unknown one `PositionError::UnknownSquare`.
 
 mod captures;
 pub mod column;

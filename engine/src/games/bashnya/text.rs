@@ -64,11 +64,7 @@ fn parse_entry(item: &str) -> Result<(u8, Column), PositionError> {
         Err(SquareNameError::Unknown) => {
             return Err(PositionError::UnknownSquare(name.to_string()))
         }
-        Err(SquareNameError::Light) => {
-            return Err(PositionError::UnknownSquare(format!(
-                "{name} (a light square)"
-            )))
-        }
+        Err(SquareNameError::Light) => return Err(PositionError::LightSquare(name.to_string())),
     };
     Ok((sq, parse_column(sq, pieces.trim())?))
 }
