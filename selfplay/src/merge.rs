@@ -588,7 +588,9 @@ fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), St
                                 d.position
                             ))
                         })?;
-                        if !seen.insert(<G as Game>::hash(&pos)) {
+                        // A game's start position is always kept, as the
+                        // unsharded run writes it.
+                        if !seen.insert(<G as Game>::hash(&pos)) && d.ply != 0 {
                             continue;
                         }
                     }

@@ -578,7 +578,9 @@ fn add_clocks<G: Game>(tally: &mut Tally, slot: &Slot, f: &Finished<G>) {
 }
 
 /// Training data lines ([`DataLine`]) of a finished game; with `dedup`,
-/// only positions not written before in the run.
+/// only positions not written before in the run, and the game's start
+/// position always (its ply-0 line names the opening, which keeps the two
+/// games of a pair on one side of the tuner's validation split).
 fn data_lines<G: Game>(
     slot: &Slot,
     f: &Finished<G>,
@@ -589,7 +591,7 @@ fn data_lines<G: Game>(
     let mut out = String::new();
     for (ply, pos) in f.record.positions().iter().enumerate() {
         if let Some(seen) = dedup.as_deref_mut() {
-            if !seen.insert(<G as Game>::hash(pos)) {
+            if !seen.insert(<G as Game>::hash(pos)) && ply != 0 {
                 continue;
             }
         }

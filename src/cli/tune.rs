@@ -101,6 +101,21 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
     }
     let freeze = frozen::<G>(&args.freeze)?;
     let patterns = args.eval == EvalKind::Patterns;
+    let cfg = TuneConfig {
+        epochs: args.epochs as usize,
+        lr: args.lr,
+        batch: args.batch,
+        lambda: args.lambda,
+        k: args.k,
+        freeze: freeze.clone(),
+        regularize: args
+            .regularize
+            .unwrap_or(tuner::train::default_regularize(patterns)),
+        progress: !args.quiet,
+    };
+    // Everything that can be refused is, before the data is read.
+    cfg.check()?;
+    check_files(args)?;
     let init = initial::<G>(args.init.as_deref())?;
     let clock = std::time::Instant::now();
     let resolver = (args.captures == Captures::Resolve).then(|| G::compile(init.features()));
@@ -151,18 +166,6 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         loaded.train.stride()
     );
     warn_if_few(&loaded, &freeze);
-    let cfg = TuneConfig {
-        epochs: args.epochs as usize,
-        lr: args.lr,
-        batch: args.batch,
-        lambda: args.lambda,
-        k: args.k,
-        freeze,
-        regularize: args
-            .regularize
-            .unwrap_or(tuner::train::default_regularize(patterns)),
-        progress: !args.quiet,
-    };
     let outcome = if patterns {
         tuner::tune_patterns(&mut loaded, &init, &cfg)?
     } else {
@@ -171,6 +174,45 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
     // The files first: a reader that closed the pipe must not cost the result.
     write_outputs(args, &outcome)?;
     report(&outcome, &loaded, cfg.regularize)
+}
+
+/// The loss plot's file: `--plot`, or beside `--out`.
+fn plot_path(args: &TuneArgs) -> PathBuf {
+    args.plot
+        .clone()
+        .unwrap_or_else(|| beside(&args.out, "loss.png"))
+}
+
+/// Refuses outputs that would replace an input or each other, a data file
+/// named twice, and outputs that cannot be written where they are named
+/// (a folder, or a folder that does not exist): found after a long fit,
+/// they would cost it.
+fn check_files(args: &TuneArgs) -> Result<()> {
+    let csv = beside(&args.out, "loss.csv");
+    let png = plot_path(args);
+    let mut files: Vec<(&str, Option<&Path>)> = vec![
+        ("--out", Some(args.out.as_path())),
+        ("the loss table", Some(csv.as_path())),
+        ("--plot", Some(png.as_path())),
+        ("--init", args.init.as_deref()),
+    ];
+    files.extend(args.data.iter().map(|d| ("--data", Some(d.as_path()))));
+    selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
+    for (option, path) in [("--out", &args.out), ("--plot", &png)] {
+        if path.is_dir() {
+            anyhow::bail!("{option} {} is a folder, not a file", path.display());
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                anyhow::bail!(
+                    "{option} {}: the folder {} does not exist",
+                    path.display(),
+                    dir.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature
@@ -239,14 +281,16 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
     let how = if o.k_fitted { "fitted" } else { "given" };
     outln!("k = {:.4} ({how})", o.k);
     outln!("pull toward the initial weights: {pull} positions (--regularize)");
-    let (first, last) = (o.curve.first(), o.curve.last());
-    if let (Some(a), Some(b)) = (first, last) {
+    // From the start to the epoch whose weights are kept.
+    let (first, kept) = (o.curve.first(), o.curve.get(o.best_epoch));
+    if let (Some(a), Some(b)) = (first, kept) {
         outln!(
-            "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6}",
+            "loss: training {:.6} -> {:.6}, validation {:.6} -> {:.6} (epoch {})",
             a.train,
             b.train,
             a.validation,
-            b.validation
+            b.validation,
+            o.best_epoch
         );
     }
     outln!(
@@ -271,16 +315,19 @@ fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
     }
     let csv = beside(&args.out, "loss.csv");
     tuner::plot::write_atomic(&csv, &tuner::plot::curve_csv(&o.curve))?;
-    let png = args
-        .plot
-        .clone()
-        .unwrap_or_else(|| beside(&args.out, "loss.png"));
-    tuner::plot::draw_png(&o.curve, &png).context("drawing the loss plot")?;
-    outln!(
-        "wrote {}, {}, {}",
-        args.out.display(),
-        csv.display(),
-        png.display()
-    );
+    let png = plot_path(args);
+    // The weights and the table are written: a plot that fails costs nothing else.
+    match tuner::plot::draw_png(&o.curve, &png) {
+        Ok(()) => outln!(
+            "wrote {}, {}, {}",
+            args.out.display(),
+            csv.display(),
+            png.display()
+        ),
+        Err(e) => {
+            eprintln!("warning: no loss plot: {e}");
+            outln!("wrote {}, {}", args.out.display(), csv.display());
+        }
+    }
     Ok(())
 }

@@ -439,6 +439,92 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         let want = format!("pull toward the initial weights: {pull} positions");
         assert!(text.contains(&want), "{text}");
     }
+    // Refused before the data is read (a missing data file is not what is
+    // named), and no input or output replaced.
+    let out = dir.join("w.json");
+    let out_s = out.to_str().unwrap();
+    let before = std::fs::read(&data).unwrap();
+    for (extra, expect) in [
+        (
+            &["--data", "/nonexistent.data", "--out", out_s, "--lr=0"][..],
+            "--lr 0",
+        ),
+        (
+            &[
+                "--data",
+                "/nonexistent.data",
+                "--out",
+                out_s,
+                "--k",
+                "1e300",
+            ][..],
+            "--k 1e300",
+        ),
+        (
+            &[
+                "--data",
+                "/nonexistent.data",
+                "--out",
+                out_s,
+                "--lambda",
+                "1.5",
+            ][..],
+            "--lambda 1.5",
+        ),
+        (
+            &["--data", data_s, "--out", data_s][..],
+            "name the same file",
+        ),
+        (
+            &["--data", data_s, data_s, "--out", out_s][..],
+            "name the same file",
+        ),
+        (
+            &["--data", data_s, "--out", out_s, "--plot", out_s][..],
+            "name the same file",
+        ),
+        (
+            &["--data", data_s, "--out", dir.to_str().unwrap()][..],
+            "is a folder",
+        ),
+        (
+            &["--data", data_s, "--out", "/nonexistent/w.json"][..],
+            "does not exist",
+        ),
+    ] {
+        let mut args = vec!["tune", "--game", "bashnya", "--quiet"];
+        args.extend(extra);
+        let o = bushka(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(expect), "{extra:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{extra:?}: read before refusing");
+    }
+    assert_eq!(std::fs::read(&data).unwrap(), before);
+    assert!(!out.exists());
+    // A plot that cannot be drawn costs only the plot; the summary names
+    // the epoch whose weights are kept.
+    let o = bushka(&[
+        "tune",
+        "--game",
+        "bashnya",
+        "--data",
+        data_s,
+        "--out",
+        out_s,
+        "--epochs",
+        "2",
+        "--plot",
+        &dir.join("plot.txt/").display().to_string(),
+        "--quiet",
+    ]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.exists(), "{text}");
+    assert!(
+        text.contains(" (epoch 2)") || text.contains(" (epoch 1)") || text.contains(" (epoch 0)"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -137,6 +137,19 @@ fn four_shards_merge(dedup: bool) {
             let read = |n: &str| std::fs::read_to_string(dir.join(format!("{n}.{ext}"))).unwrap();
             assert!(read("merged") == read("full"), "merged .{ext} differs");
         }
+        // Every game has its start position's line, even with --dedup: it
+        // names the opening that keeps a pair on one side of the tuner's split.
+        let data = std::fs::read_to_string(dir.join("merged.data")).unwrap();
+        let mut games = std::collections::BTreeMap::new();
+        for line in data
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let d = engine::data::DataLine::parse(line).unwrap();
+            *games.entry(d.game.to_string()).or_insert(0) += u32::from(d.ply == 0);
+        }
+        assert_eq!(games.len(), 16);
+        assert!(games.values().all(|&n| n == 1), "{games:?}");
         assert_eq!(statistics(&dir.join("merged.json")), statistics(&full));
         let merged: Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("merged.json")).unwrap())

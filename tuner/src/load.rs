@@ -35,7 +35,7 @@ use engine::zobrist::{fnv1a, splitmix64, FNV1A_START};
 use engine::Color;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Lines parsed in one parallel batch (bounds the memory of a read).
@@ -220,16 +220,23 @@ impl<G: Patterns> Loader<G> {
             .map_err(io)
     }
 
-    /// Reads data lines from any reader; `name` labels its bad lines.
+    /// Reads data lines from any reader; `name` labels its bad lines (a line
+    /// longer than [`MAX_LINE`] is one).
     pub fn add_reader<R: BufRead>(&mut self, name: &str, mut reader: R) -> std::io::Result<()> {
         self.files += 1;
         let mut line_no = 0u64;
         let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK);
         loop {
             let mut buf = Vec::new();
-            let n = reader.read_until(b'\n', &mut buf)?;
+            let n = reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf)?;
             if n > 0 {
                 line_no += 1;
+                if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') {
+                    // Not a data line (they are a few hundred bytes): the
+                    // rest of it is skipped, and it counts as one bad line.
+                    skip_line(&mut reader)?;
+                    buf = TOO_LONG.to_vec();
+                }
                 chunk.push((line_no, buf));
             }
             if chunk.len() == CHUNK || (n == 0 && !chunk.is_empty()) {
@@ -250,6 +257,10 @@ impl<G: Patterns> Loader<G> {
         let parsed: Vec<(Option<Opening>, Parsed)> = chunk
             .par_iter()
             .map(|(_, bytes)| {
+                if bytes == TOO_LONG {
+                    let why = format!("longer than {MAX_LINE} bytes: not a data line");
+                    return (None, Parsed::Bad(why));
+                }
                 (
                     opening_of(bytes),
                     parse_position::<G>(bytes, resolver, patterns),
@@ -547,5 +558,31 @@ fn parse_position<G: Patterns>(
             .score
             .map(|s| if white { s as f32 } else { -(s as f32) }),
         resolved,
+    }
+}
+
+/// The longest data line read; a longer one is a bad line.
+pub const MAX_LINE: u64 = 1 << 20;
+
+/// Stands for a line longer than [`MAX_LINE`] (no data line holds a NUL).
+const TOO_LONG: &[u8] = b"\0too long";
+
+/// Reads past the end of the current line.
+fn skip_line<R: BufRead>(reader: &mut R) -> std::io::Result<()> {
+    loop {
+        let (done, used) = {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, buf.len()),
+            }
+        };
+        reader.consume(used);
+        if done {
+            return Ok(());
+        }
     }
 }

@@ -349,7 +349,7 @@ struct Fit {
 /// Adam from `start` (a full parameter vector of the data), keeping the
 /// parameters of the epoch with the lowest validation loss.
 fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, TuneError> {
-    check(cfg)?;
+    cfg.check()?;
     if start.len() != data.train.param_count() {
         return Err(TuneError::BadOption(format!(
             "the initial weights have {} features, the data's game has {}",
@@ -380,6 +380,13 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     let mut best = (0usize, curve[0].validation, start);
     for epoch in 1..=cfg.epochs {
         let t = trainer.epoch();
+        if !t.is_finite() || trainer.params().iter().any(|p| !p.is_finite()) {
+            bar.finish_and_clear();
+            return Err(TuneError::BadOption(format!(
+                "the fit diverged at epoch {epoch} (training loss {t}): nothing written; \
+                 try a smaller --lr or --regularize"
+            )));
+        }
         let v = loss_all(valid, trainer.params(), k);
         curve.push(EpochLoss {
             epoch,
@@ -404,27 +411,44 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     })
 }
 
+/// The largest `--lr` and `--regularize` accepted: far beyond any useful
+/// value, below those that overflow the arithmetic.
+const MAX_LR: f64 = 1e6;
+/// See [`MAX_LR`].
+const MAX_REGULARIZE: f64 = 1e12;
+
+impl TuneConfig {
+    /// Refuses settings outside their ranges (before any data is read).
+    pub fn check(&self) -> Result<(), TuneError> {
+        check(self)
+    }
+}
+
 /// Refuses settings outside their ranges.
 fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
     let bad = |m: String| Err(TuneError::BadOption(m));
-    if !(cfg.lr.is_finite() && cfg.lr > 0.0) {
-        return bad(format!("--lr {}: expected a positive number", cfg.lr));
+    if !(cfg.lr.is_finite() && cfg.lr > 0.0 && cfg.lr <= MAX_LR) {
+        return bad(format!(
+            "--lr {:?}: expected a positive number up to {MAX_LR:e}",
+            cfg.lr
+        ));
     }
     if !(0.0..=1.0).contains(&cfg.lambda) {
         return bad(format!(
-            "--lambda {}: expected a number in [0, 1]",
+            "--lambda {:?}: expected a number in [0, 1]",
             cfg.lambda
         ));
     }
-    if !(cfg.regularize.is_finite() && cfg.regularize >= 0.0) {
+    if !(cfg.regularize.is_finite() && (0.0..=MAX_REGULARIZE).contains(&cfg.regularize)) {
         return bad(format!(
-            "--regularize {}: expected a number 0 or more",
+            "--regularize {:?}: expected a number from 0 to {MAX_REGULARIZE:e}",
             cfg.regularize
         ));
     }
     if let Some(k) = cfg.k {
-        if !(k.is_finite() && k > 0.0) {
-            return bad(format!("--k {k}: expected a positive number"));
+        let (lo, hi) = (crate::kfit::K_MIN, crate::kfit::K_MAX);
+        if !(k.is_finite() && (lo..=hi).contains(&k)) {
+            return bad(format!("--k {k:?}: expected a number from {lo} to {hi}"));
         }
     }
     Ok(())

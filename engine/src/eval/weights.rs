@@ -32,12 +32,12 @@ pub const MAX_EVAL: i32 = 20_000;
 #[derive(Debug, Error)]
 pub enum WeightsError {
     /// The file could not be read or written.
-    #[error("weights file {path}: {source}")]
+    #[error("weights file {path}: {error}")]
     Io {
         /// The file concerned.
         path: String,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (part of the message, so not a separate source).
+        error: std::io::Error,
     },
     /// The text is not JSON, or not a JSON object at the top.
     #[error("weights file is not valid JSON: {0}")]
@@ -353,9 +353,9 @@ impl Weights {
 
     /// Reads a weights file for `kind`.
     pub fn load(kind: GameKind, path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Weights::from_json(kind, &text)
     }
@@ -381,10 +381,10 @@ impl Weights {
 
     /// Writes the weights file atomically ([`crate::files`]).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        crate::files::write_atomic(path, self.to_json().as_bytes()).map_err(|source| {
+        crate::files::write_atomic(path, self.to_json().as_bytes()).map_err(|error| {
             WeightsError::Io {
                 path: path.display().to_string(),
-                source,
+                error,
             }
         })
     }

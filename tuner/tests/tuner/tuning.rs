@@ -217,6 +217,27 @@ fn garbage_never_panics() {
     ));
 }
 
+/// A line longer than the loader reads (no data line is) is one bad line,
+/// named as such; the lines after it are read.
+#[test]
+fn an_endless_line_is_one_bad_line() {
+    let (quiet, _) = quiet_and_capture();
+    let mut text = "x".repeat(3 << 20);
+    text.push_str(&format!("\n0\t{quiet}\t0\t40\t1\n"));
+    let mut loader = Loader::<Position>::new();
+    loader.add_reader("mem", Cursor::new(text)).unwrap();
+    let loaded = loader.finish(0.0).unwrap();
+    let r = &loaded.report;
+    assert_eq!((r.lines, r.bad), (2, 1));
+    assert_eq!(r.bad_examples[0].line, 1);
+    assert!(
+        r.bad_examples[0].reason.contains("longer than"),
+        "{:?}",
+        r.bad_examples
+    );
+    assert_eq!(loaded.train.len(), 1);
+}
+
 #[test]
 fn keeps_quiet_positions_and_averages_duplicates() {
     let (quiet, capture) = quiet_and_capture();
