@@ -2,9 +2,10 @@
 //! draughts engines (Scan 3's version 2). See `docs/hub.md`.
 //!
 //! Input is read on a thread of its own and handled on the caller's thread;
-//! `go think` searches on a worker thread. `stop`, `ping` and `quit` are
-//! answered at once, even while other commands wait for a search with a
-//! limit to end.
+//! `go think` searches on a worker thread. Commands that come while a search
+//! with a limit runs wait for it, in order; `stop` and `quit` act at once
+//! (a `stop` behind a waiting `go` also ends that go's search), and `ping`
+//! is answered at once when nothing waits.
 
 use crate::eval::{EvalSource, SharedEval};
 use crate::game::{Game, GameKind};
@@ -554,9 +555,9 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
 /// commands wait for it.
 const WAIT_POLL: Duration = Duration::from_millis(5);
 
-/// True for the commands answered at once, whatever is running or waiting.
-fn is_immediate(line: &str) -> bool {
-    tokenize(line).is_ok_and(|(cmd, _)| matches!(cmd.as_str(), "stop" | "ping" | "quit"))
+/// A line's command word (`None` when it does not read).
+fn command_of(line: &str) -> Option<String> {
+    tokenize(line).ok().map(|(cmd, _)| cmd)
 }
 
 /// Runs the protocol until `quit` or the end of the input. At the end of
@@ -600,12 +601,34 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
         };
         match next {
             Ok(Ok(line)) => {
-                let wait =
-                    !is_immediate(&line) && (hub.bounded_search_running() || !waiting.is_empty());
-                if wait {
-                    waiting.push_back(line);
-                } else if !hub.handle(&line) {
-                    return;
+                let busy = hub.bounded_search_running() || !waiting.is_empty();
+                match command_of(&line).as_deref() {
+                    Some("quit") => {
+                        hub.handle(&line);
+                        return;
+                    }
+                    // `stop` ends the running search at once; sent after a
+                    // `go` that waits, it ends that go's search too.
+                    Some("stop") => {
+                        hub.handle(&line);
+                        let go_waits = waiting
+                            .iter()
+                            .any(|l| command_of(l).as_deref() == Some("go"));
+                        if go_waits {
+                            waiting.push_back(line);
+                        }
+                    }
+                    // `ping` is answered once what came before it is done:
+                    // at once while a search runs with nothing waiting.
+                    Some("ping") if waiting.is_empty() => {
+                        hub.handle(&line);
+                    }
+                    _ if busy => waiting.push_back(line),
+                    _ => {
+                        if !hub.handle(&line) {
+                            return;
+                        }
+                    }
                 }
             }
             Ok(Err(e)) => hub.error(&format!("unreadable input line: {e}")),

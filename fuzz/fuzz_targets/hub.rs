@@ -1,7 +1,7 @@
 //! Hub protocol sessions: each input is a whole script of lines fed to one
 //! hub. Searches are kept tiny so no input can hang the target: a `level`
 //! that could search long is followed by `level nodes=200`, a game switch
-//! (which restores the default depth) by the last safe level, and hash,
+//! (which keeps the limits) by the last safe level all the same, and hash,
 //! threads, weights and tb values are bounded (the protocol allows 64 GB
 //! tables, and weights or tables named by path are read from disk).
 #![no_main]
@@ -107,7 +107,7 @@ fn sanitize(line: &str, level: &mut String) -> Vec<String> {
                         engine::hub::quote(&v)
                     )]
                 }
-                // A game switch restores the default limits: bound them again.
+                // A game switch keeps the limits; bound them again all the same.
                 _ => vec![line.to_string(), level.clone()],
             }
         }

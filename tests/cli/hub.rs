@@ -216,22 +216,23 @@ fn time_of(line: &str) -> f64 {
         .unwrap_or_else(|| panic!("no time in {line}"))
 }
 
-/// While a search with a limit runs, other commands wait for its `done`,
-/// but `ping` and `stop` sent after them are answered at once: the waiting
-/// command then takes effect.
+/// While a search with a limit runs, `ping` is answered at once, and other
+/// commands wait for its `done`; `stop` sent after them acts at once, then
+/// the waiting command takes effect. `ping` behind a waiting command is
+/// answered after it.
 #[test]
 fn ping_and_stop_are_answered_while_other_commands_wait() {
     let mut h = Hub::start();
     h.send("set-param name=game value=bashnya");
     h.send("level move-time=30");
     h.send("go think");
-    h.send("level depth=1");
     h.send("ping");
     let before_pong = h.until("pong");
     assert!(
         !before_pong.iter().any(|l| l.starts_with("done")),
         "{before_pong:?}"
     );
+    h.send("level depth=1");
     h.send("stop");
     let lines = h.until("done");
     let last_info = lines
@@ -248,6 +249,32 @@ fn ping_and_stop_are_answered_while_other_commands_wait() {
         !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
         "{lines:?}"
     );
+    h.send("quit");
+    assert!(h.child.wait().unwrap().success());
+}
+
+/// A `stop` sent after a `go think` that waits for the running search ends
+/// both searches: every `go` gets its `done`, none runs on without a limit.
+#[test]
+fn a_stop_behind_a_waiting_go_ends_both_searches() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("level move-time=30");
+    h.send("go think");
+    h.until("info");
+    h.send_together(&["level", "go think", "stop"]);
+    for search in ["first", "second"] {
+        let lines = h.until("done");
+        assert!(
+            lines.last().unwrap().starts_with("done move="),
+            "{search}: {lines:?}"
+        );
+        if let Some(info) = lines.iter().rev().find(|l| l.starts_with("info")) {
+            assert!(time_of(info) < 25.0, "{search} not stopped: {info}");
+        }
+    }
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
     h.send("quit");
     assert!(h.child.wait().unwrap().success());
 }
