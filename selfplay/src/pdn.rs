@@ -435,6 +435,14 @@ impl<R: BufRead> PdnReader<R> {
         }
     }
 
+    /// A reader over `input` that follows `lines` lines already read
+    /// elsewhere: its line numbers (in errors) count from there.
+    pub fn after_lines(input: R, lines: usize) -> Self {
+        let mut r = Self::new(input);
+        r.line_number = lines;
+        r
+    }
+
     /// The next line without its line ending, `None` at the end of input.
     fn next_line(&mut self) -> Result<Option<Line>, PdnError> {
         if let Some(line) = self.pushed_back.take() {

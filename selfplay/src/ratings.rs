@@ -13,7 +13,8 @@
 //! without the anchor's row and column. `H` alone takes a game's score to
 //! vary as a win or a loss does; `J` counts how it varied, so that draws,
 //! which vary less, narrow the intervals as they narrow those of a match's
-//! Elo (the two agree for two engines). They are intervals relative to the
+//! Elo (for two engines they agree, to first order, with the match's
+//! interval from single games). They are intervals relative to the
 //! anchor, whose own interval is empty.
 //!
 //! The maximum exists only when every group of engines scored some points

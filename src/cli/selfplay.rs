@@ -66,7 +66,7 @@ pub struct SelfplayArgs {
     /// records go to DATA.pdn, for --resume).
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Write each position to the data file only once (a shard writes them all; the merge keeps each once).
+    /// Write each position to the data file only once, but each game's start position always (a shard writes them all; the merge keeps each once).
     #[arg(long)]
     pub dedup: bool,
     /// Summary as JSON.

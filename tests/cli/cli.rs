@@ -521,9 +521,23 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     let text = stdout(&o);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.exists(), "{text}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: no loss plot"), "{err}");
+    let loss = text
+        .lines()
+        .find(|l| l.starts_with("loss: "))
+        .expect("loss line");
+    let epoch: usize = loss
+        .rsplit("(epoch ")
+        .next()
+        .and_then(|e| e.trim_end_matches(')').parse().ok())
+        .expect("the kept epoch");
+    let table = std::fs::read_to_string(dir.join("w.loss.csv")).unwrap();
+    let row: Vec<&str> = table.lines().nth(epoch + 1).unwrap().split(',').collect();
+    let train: f64 = row[1].parse().unwrap();
     assert!(
-        text.contains(" (epoch 2)") || text.contains(" (epoch 1)") || text.contains(" (epoch 0)"),
-        "{text}"
+        loss.contains(&format!("-> {train:.6},")),
+        "{loss} vs {row:?}"
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -71,7 +71,8 @@ fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
 #[test]
 fn a_resumed_run_deduplicates_against_the_data_written_before() {
     // Two openings for 24 games: every game repeats positions of the games
-    // before it (its start at least), which `--dedup` writes once.
+    // before it (its start at least), which `--dedup` writes once (the
+    // start position once a game).
     let dir = temp_dir("resume-dedup-book");
     let book = dir.join("book.txt");
     std::fs::write(

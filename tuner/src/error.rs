@@ -19,6 +19,14 @@ pub enum TuneError {
     /// An option value outside its range.
     #[error("{0}")]
     BadOption(String),
+    /// The loss stopped being a number: the fit is given up.
+    #[error("the fit diverged at epoch {epoch} (training loss {loss}): nothing written; try a smaller --lr or --regularize")]
+    Diverged {
+        /// The epoch at which it did.
+        epoch: usize,
+        /// Its training loss.
+        loss: f64,
+    },
     /// The initial or tuned weights were refused.
     #[error(transparent)]
     Weights(#[from] engine::eval::WeightsError),

@@ -382,10 +382,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         let t = trainer.epoch();
         if !t.is_finite() || trainer.params().iter().any(|p| !p.is_finite()) {
             bar.finish_and_clear();
-            return Err(TuneError::BadOption(format!(
-                "the fit diverged at epoch {epoch} (training loss {t}): nothing written; \
-                 try a smaller --lr or --regularize"
-            )));
+            return Err(TuneError::Diverged { epoch, loss: t });
         }
         let v = loss_all(valid, trainer.params(), k);
         curve.push(EpochLoss {
@@ -424,7 +421,7 @@ impl TuneConfig {
     }
 }
 
-/// Refuses settings outside their ranges.
+/// See [`TuneConfig::check`].
 fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
     let bad = |m: String| Err(TuneError::BadOption(m));
     if !(cfg.lr.is_finite() && cfg.lr > 0.0 && cfg.lr <= MAX_LR) {

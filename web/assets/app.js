@@ -296,19 +296,19 @@ async function importPdn() {
   await run(async () => {
     const reply = await api("/api/pdn", { session: app.session || undefined, pdn: text });
     $("mode").value = "human";
-    showGames(reply.games, reply.errors);
+    showGames(reply.games, reply.errors, reply.opened);
     await setState(reply);
     await goTo(0);
   });
 }
 
-function showGames(games, errors) {
+function showGames(games, errors, opened) {
   const body = $("pdn-games").querySelector("tbody");
   body.innerHTML = "";
   games.forEach((g, i) => {
     const tr = document.createElement("tr");
     tr.dataset.index = g.index;
-    if (i === 0) tr.className = "open";
+    if (i === (opened || 0)) tr.className = "open";
     for (const t of [g.index + 1, g.white, g.black, g.result, `${g.plies} plies`]) {
       const td = document.createElement("td");
       td.textContent = t;

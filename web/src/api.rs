@@ -338,10 +338,7 @@ async fn engine_move(
     let guard = StopOnDrop(stop);
     let outcome = tokio::task::spawn_blocking(move || job(&mut |_| {}))
         .await
-        .map_err(|e| ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: format!("the search failed: {e}"),
-        })?;
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
     let stopped = guard.0.load(Relaxed);
     drop(guard);
     app.sessions.with(&req.session, |s| {
@@ -490,6 +487,8 @@ struct LoadPdn {
 struct PdnReply {
     session: String,
     games: Vec<GameLine>,
+    /// The index of the game opened: the first that replays.
+    opened: usize,
     errors: Vec<String>,
     #[serde(flatten)]
     state: GameState,
@@ -521,13 +520,13 @@ async fn load_pdn(
     for (i, rec) in games.iter().enumerate() {
         match table::table_of_record(rec) {
             Ok(t) => {
-                table = Some(t);
+                table = Some((i, t));
                 break;
             }
             Err(e) => refused.push(format!("game {}: {}", i + 1, e.message)),
         }
     }
-    let Some(table) = table else {
+    let Some((opened, table)) = table else {
         return Err(ApiError::bad(format!(
             "no game in the PDN text can be replayed: {}",
             refused[0]
@@ -547,6 +546,7 @@ async fn load_pdn(
         Ok(Json(PdnReply {
             session: id.clone(),
             games: lines,
+            opened,
             errors,
             state: s.table.state(),
         }))
@@ -589,7 +589,7 @@ async fn watch(State(app): Shared) -> Result<Response, ApiError> {
     let app2 = Arc::clone(&app);
     let view = tokio::task::spawn_blocking(move || watcher(&app2).map(crate::watch::Watcher::view))
         .await
-        .map_err(|e| ApiError::conflict(format!("reading the watched files failed: {e}")))??;
+        .map_err(|e| ApiError::internal(format!("reading the watched files failed: {e}")))??;
     match view {
         Ok(v) => Ok(Json(v).into_response()),
         Err(e) => Ok((
@@ -621,7 +621,7 @@ async fn open_watched(
         table::table_of_record(rec)
     })
     .await
-    .map_err(|e| ApiError::conflict(format!("reading the watched file failed: {e}")))??;
+    .map_err(|e| ApiError::internal(format!("reading the watched file failed: {e}")))??;
     app.sessions.with(&req.session, |s| {
         s.set_table(table);
         Ok(reply(&req.session, s))

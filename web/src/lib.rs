@@ -52,6 +52,14 @@ impl ApiError {
         }
     }
 
+    /// A 500: a server thread failed (a bug, not the request's fault).
+    pub fn internal(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: message.into(),
+        }
+    }
+
     /// A 409: the game is not in a state that allows it.
     pub fn conflict(message: impl Into<String>) -> Self {
         ApiError {

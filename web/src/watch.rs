@@ -113,6 +113,8 @@ struct Cache {
     stamp: Option<(SystemTime, u64)>,
     /// Bytes of complete games read.
     consumed: u64,
+    /// Lines in those bytes (errors name lines of the whole file).
+    lines: usize,
     /// The last bytes before `consumed`, to see that the file was appended
     /// to rather than replaced.
     seam: Vec<u8>,
@@ -170,7 +172,7 @@ impl Watcher {
             // The games are added to in place unless a view still holds them.
             cache.snapshot = Snapshot::default();
             let games = Arc::make_mut(&mut cache.games);
-            for rec in PdnReader::new(&new[..complete]) {
+            for rec in PdnReader::after_lines(&new[..complete], cache.lines) {
                 match rec {
                     Ok(r) => games.push(r),
                     Err(e) => {
@@ -180,6 +182,7 @@ impl Watcher {
                 }
             }
             cache.consumed += complete as u64;
+            cache.lines += new[..complete].iter().filter(|&&b| b == b'\n').count();
             let kept = (cache.consumed.min(SEAM) as usize).min(complete);
             if kept > 0 {
                 cache.seam = new[complete - kept..complete].to_vec();
@@ -187,7 +190,7 @@ impl Watcher {
             // A last part that does not end a game yet may be a game being
             // written: its games that read are shown, its errors are not
             // counted (it is read again when the file changes).
-            let tail: Vec<GameRecord> = PdnReader::new(&new[complete..])
+            let tail: Vec<GameRecord> = PdnReader::after_lines(&new[complete..], cache.lines)
                 .filter_map(Result::ok)
                 .collect();
             let shown = if tail.is_empty() {

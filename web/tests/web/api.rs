@@ -587,6 +587,7 @@ async fn pdn_loads_opens_and_exports() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["game"].as_str(), Some("bashnya"));
     assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    assert_eq!(v["opened"], 1);
     let first = v["errors"][0].as_str().unwrap();
     assert!(first.starts_with("game 1: PDN game: ply 3 (e7x4)"), "{v}");
     // When no game can be replayed, the first reason is given.
@@ -735,6 +736,16 @@ async fn watch_reads_the_tournament_as_it_grows() {
     assert!(
         names.contains(&"gamma") && !names.contains(&"alpha"),
         "{names:?}"
+    );
+    // A bad record appended is named by its line in the whole file.
+    let lines_before = std::fs::read_to_string(&pdn).unwrap().lines().count();
+    append("[Event \"broken]\n\n1. e12 *\n\n");
+    let (_, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(v["errors"], 1, "{v}");
+    let first = v["first_error"].as_str().unwrap();
+    assert!(
+        first.starts_with(&format!("line {}:", lines_before + 1)),
+        "{first} (the file had {lines_before} lines)"
     );
     // A summary that does not read is named.
     std::fs::write(&summary, "{\"games\": 3,").unwrap();

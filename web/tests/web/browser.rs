@@ -21,6 +21,8 @@ pub struct Browser {
     pub client: Client,
     /// The page's address.
     pub base: String,
+    /// The server's state (its sessions).
+    pub state: std::sync::Arc<AppState>,
     driver: Child,
     _profile: tempfile::TempDir,
 }
@@ -63,7 +65,8 @@ impl Browser {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}/", listener.local_addr().unwrap());
         let state = AppState::new(watch);
-        tokio::spawn(async move { axum::serve(listener, router(state)).await });
+        let served = std::sync::Arc::clone(&state);
+        tokio::spawn(async move { axum::serve(listener, router(served)).await });
         let port = free_port();
         let driver = spawn_driver(driver_bin, port);
         let profile = tempfile::tempdir().unwrap();
@@ -73,6 +76,7 @@ impl Browser {
         let b = Browser {
             client,
             base,
+            state,
             driver,
             _profile: profile,
         };
@@ -477,13 +481,31 @@ async fn a_new_game_while_the_engine_thinks_asks_it_again() {
     let before = b.eval("window.app.updates").await;
     b.click("#new").await;
     b.wait(&format!("window.app.updates > {before}")).await;
-    // The first request ends (409) while the engine thinks again.
-    b.wait("window.app.engineBusy === true && window.app.state.ply === 0")
-        .await;
+    // The new game ended the first search (its request gets a 409); the
+    // page asks again, and the server starts a second search.
+    let id = b.eval("window.app.session").await;
+    let id = id.as_str().unwrap().to_string();
+    let mut searching = false;
+    for _ in 0..1500 {
+        searching = b
+            .state
+            .sessions
+            .with(&id, |s| Ok(s.search.is_some()))
+            .unwrap();
+        if searching {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(searching, "the engine was not asked again");
+    assert_eq!(b.eval("window.app.state.ply").await, 0);
     b.click("#stop").await;
     b.wait("window.app.engineBusy === false && window.app.state.ply === 1")
         .await;
     assert_eq!(b.text("error").await, "", "no error shown");
+    // The move came from the stop, not from the five seconds running out.
+    let thought = b.eval("window.app.lastInfo.time_ms").await;
+    assert!(thought.as_f64().is_some_and(|t| t < 4000.0), "{thought}");
     b.finish().await;
 }
 
