@@ -495,7 +495,7 @@ async fn a_new_game_while_the_engine_thinks_asks_it_again() {
         if searching {
             break;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert!(searching, "the engine was not asked again");
     assert_eq!(b.eval("window.app.state.ply").await, 0);
