@@ -310,7 +310,7 @@ impl ClockStats {
         clock.used = Duration::from_secs_f64(used);
         let flagged = rec
             .tag("Termination")
-            .is_some_and(|t| t.starts_with(&format!("time forfeit: {}", side.name())));
+            .is_some_and(|t| lost_on_time(t, side));
         self.add(&clock, flagged);
         Ok(())
     }
@@ -326,6 +326,22 @@ pub fn annotated_time(comment: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|t| readable_seconds(*t))
+}
+
+/// The termination of a game lost on time, as records carry it:
+/// `time forfeit: white took 0.104 s with 0.100 s left`.
+pub fn forfeit_text(loser: Color, took: Duration, left: Duration) -> String {
+    format!(
+        "time forfeit: {} took {:.3} s with {:.3} s left",
+        loser.name(),
+        took.as_secs_f64(),
+        left.as_secs_f64()
+    )
+}
+
+/// Whether a termination ([`forfeit_text`]) says `side` lost on time.
+pub fn lost_on_time(termination: &str, side: Color) -> bool {
+    termination.starts_with(&format!("time forfeit: {} ", side.name()))
 }
 
 /// The move with which `side` lost on time, read from the record's
@@ -419,7 +435,7 @@ impl TimeProfile {
             }
             let flagged = rec
                 .tag("Termination")
-                .is_some_and(|t| t.starts_with(&format!("time forfeit: {}", side.name())));
+                .is_some_and(|t| lost_on_time(t, side));
             let mut stats = ClockStats::default();
             stats.add(&clock, flagged);
             self.forfeits += stats.forfeits;

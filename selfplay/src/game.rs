@@ -132,12 +132,7 @@ impl<G: Game> Play<G> {
 
     /// The loss on time of `loser`, whose move took `took` with `left` on its clock.
     fn flag(self, loser: Color, took: Duration, left: Duration) -> Finished<G> {
-        let reason = format!(
-            "time forfeit: {} took {:.3} s with {:.3} s left",
-            loser.name(),
-            took.as_secs_f64(),
-            left.as_secs_f64()
-        );
+        let reason = crate::clock::forfeit_text(loser, took, left);
         self.end(Outcome::Win(loser.opponent()), reason)
     }
 

@@ -156,31 +156,36 @@ impl GameEnds {
 /// The complete games of a PDN text as written by the harness, each with
 /// its blank line; a game cut short at the end is left out.
 pub fn complete_games(text: &str) -> Vec<&str> {
+    let mut start = 0;
+    game_ends(text.as_bytes())
+        .into_iter()
+        .map(|end| {
+            let game = &text[start..end];
+            start = end;
+            game
+        })
+        .collect()
+}
+
+/// The byte offsets just past each complete game of a PDN file as written
+/// by the harness; text that is not UTF-8 counts as bytes.
+fn game_ends(bytes: &[u8]) -> Vec<usize> {
     let mut ends = GameEnds::default();
-    let (mut games, mut start, mut offset) = (Vec::new(), 0, 0);
-    for line in text.split_inclusive('\n') {
+    let (mut out, mut offset) = (Vec::new(), 0);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
         offset += line.len();
-        if ends.ends_game(line) {
-            games.push(&text[start..offset]);
-            start = offset;
+        if ends.ends_game(&String::from_utf8_lossy(line)) {
+            out.push(offset);
         }
     }
-    games
+    out
 }
 
 /// The length in bytes of the complete games at the start of `bytes` (a PDN
 /// file as written by the harness, perhaps with a game being written at its
 /// end); text that is not UTF-8 counts as bytes.
 pub fn complete_len(bytes: &[u8]) -> usize {
-    let mut ends = GameEnds::default();
-    let (mut complete, mut offset) = (0, 0);
-    for line in bytes.split_inclusive(|&b| b == b'\n') {
-        offset += line.len();
-        if ends.ends_game(&String::from_utf8_lossy(line)) {
-            complete = offset;
-        }
-    }
-    complete
+    game_ends(bytes).last().copied().unwrap_or(0)
 }
 
 /// Keeps the data lines of finished games only, streaming them into a new

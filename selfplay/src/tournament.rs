@@ -569,9 +569,7 @@ fn add_clocks<G: Game>(tally: &mut Tally, slot: &Slot, f: &Finished<G>) {
     for (side, engine) in [(Color::White, slot.white), (Color::Black, slot.black)] {
         let i = usize::from(side == Color::Black);
         if let Some(c) = &f.clocks[i] {
-            let flagged = f
-                .reason
-                .starts_with(&format!("time forfeit: {}", side.name()));
+            let flagged = crate::clock::lost_on_time(&f.reason, side);
             tally.clocks[engine].add(c, flagged);
         }
     }
