@@ -238,25 +238,26 @@ fn bad_input_is_one_line_and_status_2() {
     assert!(stdout(&o).contains("1 games legal, 0 with errors"));
 }
 
+/// `bushka play` with the human on `side` (20 ms engine moves), `input`
+/// typed.
+fn play(side: &str, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["play", "--human", side, "--movetime", "20"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Human moves, as `bushka play` reads them: text that is not UTF-8 is no
 /// move (the game goes on), and `undo` before the human's first move, the
 /// engine having moved first, takes nothing back.
 #[test]
 fn play_reads_any_bytes_and_undoes_only_the_humans_turns() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(["play", "--human", "black", "--movetime", "20"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"undo\n\xe9\nundo\nresign\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play("black", b"undo\n\xe9\nundo\nresign\n");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(text.matches("nothing to undo").count(), 2, "{text}");
@@ -267,20 +268,7 @@ fn play_reads_any_bytes_and_undoes_only_the_humans_turns() {
 
 #[test]
 fn play_takes_moves_and_reports_mistakes() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(["play", "--human", "white", "--movetime", "20"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"e99\nzz\ne23\nd23\nundo\nresign\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = play("white", b"e99\nzz\ne23\nd23\nundo\nresign\n");
     let text = stdout(&out);
     assert!(text.contains("illegal move 'e23'"), "{text}");
     assert!(text.contains("cannot read move 'zz'"), "{text}");

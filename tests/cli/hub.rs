@@ -59,6 +59,12 @@ impl Hub {
         self.send_together(&[line]);
     }
 
+    /// Sends `quit`; the engine exits with success.
+    fn quit(mut self) {
+        self.send("quit");
+        assert!(self.child.wait().unwrap().success());
+    }
+
     /// Ends the engine's input, as a GUI that exits does.
     fn close_input(&mut self) {
         self.input = None;
@@ -169,9 +175,7 @@ fn a_whole_session() {
         done.starts_with("done move=") && (done.contains('-') || done.contains(':')),
         "{done}"
     );
-    h.send("quit");
-    let status = h.child.wait().unwrap();
-    assert!(status.success());
+    h.quit();
 }
 
 /// A `stop` that arrives right behind `go think` ends that search: the
@@ -196,8 +200,7 @@ fn a_stop_right_behind_go_ends_the_search() {
         lines.iter().any(|l| l.starts_with("info depth=6 ")),
         "{lines:?}"
     );
-    h.send("quit");
-    assert!(h.child.wait().unwrap().success());
+    h.quit();
 }
 
 /// The depth of an `info` line.
@@ -206,6 +209,15 @@ fn depth_of(line: &str) -> u32 {
         .and_then(|r| r.split(' ').next())
         .and_then(|d| d.parse().ok())
         .unwrap_or_else(|| panic!("not an info line: {line}"))
+}
+
+/// A search that ran to depth 1 only: its `info` lines, at least one.
+fn assert_depth_one(lines: &[String]) {
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    assert!(
+        !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
+        "{lines:?}"
+    );
 }
 
 /// The search time of an `info` line, in seconds.
@@ -244,13 +256,8 @@ fn ping_and_stop_are_answered_while_other_commands_wait() {
     // The `level depth=1` that waited now holds.
     h.send("go think");
     let lines = h.until("done");
-    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
-    assert!(
-        !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
-        "{lines:?}"
-    );
-    h.send("quit");
-    assert!(h.child.wait().unwrap().success());
+    assert_depth_one(&lines);
+    h.quit();
 }
 
 /// A `stop` sent after a `go think` that waits for the running search ends
@@ -275,8 +282,7 @@ fn a_stop_behind_a_waiting_go_ends_both_searches() {
     }
     h.send("ping");
     assert_eq!(h.next(), "pong");
-    h.send("quit");
-    assert!(h.child.wait().unwrap().success());
+    h.quit();
 }
 
 /// At the end of its input the engine stops a search without a limit,
@@ -311,11 +317,6 @@ fn setting_the_game_starts_a_new_game() {
     h.send("set-param name=game value=bashnya");
     h.send("go think");
     let lines = h.until("done");
-    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
-    assert!(
-        !infos.is_empty() && infos.iter().all(|l| depth_of(l) == 1),
-        "{lines:?}"
-    );
-    h.send("quit");
-    assert!(h.child.wait().unwrap().success());
+    assert_depth_one(&lines);
+    h.quit();
 }
