@@ -1,7 +1,9 @@
 //! `tune`: fit evaluation weights to self-play training data (Texel-style).
 
 use anyhow::{Context, Result};
-use engine::eval::{EvalKind, Features, PatternWeights, Patterns, Weights};
+use engine::eval::{
+    EvalKind, Features, PatternEval, PatternWeights, Patterns, SharedEval, Weights,
+};
 use engine::{with_game, GameKind};
 use std::path::{Path, PathBuf};
 use tuner::{TuneConfig, TuneOutcome};
@@ -43,7 +45,11 @@ pub struct TuneArgs {
     /// held nearly all of them at their start; docs/patterns.md).
     #[arg(long)]
     pub regularize: Option<f64>,
-    /// Initial weights file (default: the compiled-in weights of the game).
+    /// Initial weights file: JSON feature weights (pattern weights start at
+    /// zero) or a binary weights file. Default: the game's built-in weights
+    /// of what is fitted: its feature set (data/weights/GAME.json, what
+    /// `--eval features` plays) for `--eval features`, its pattern set
+    /// (data/weights/GAME.patterns) for `--eval patterns`.
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Positions per Adam step; 0 for the full training set.
@@ -59,14 +65,21 @@ pub struct TuneArgs {
     pub plot: Option<PathBuf>,
     /// Positions whose side to move must capture: `resolve` replaces each by
     /// the quiet position at the end of its best capture line (judged by the
-    /// initial weights), `skip` leaves them out.
+    /// initial weights, with their patterns for `--eval patterns`), `skip`
+    /// leaves them out.
     #[arg(long, value_enum, default_value_t = Captures::Skip)]
     pub captures: Captures,
     /// What to fit: `features` (the named features, written as JSON) or
     /// `patterns` (features and pattern weights together, written as a
-    /// binary weights file; docs/patterns.md).
+    /// binary weights file; docs/patterns.md). `auto` is refused: say which.
     #[arg(long, default_value = "features")]
     pub eval: EvalKind,
+    /// Carry on from the fit saved in OUT.checkpoint (extension replaced),
+    /// after a break or past its last epoch with a larger `--epochs`. The
+    /// fit's state is saved there at most every 30 s and after the last
+    /// epoch; a fit without `--resume` refuses to replace it.
+    #[arg(long)]
+    pub resume: bool,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -100,6 +113,9 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         );
     }
     let freeze = frozen::<G>(&args.freeze)?;
+    if args.eval == EvalKind::Auto {
+        anyhow::bail!("--eval auto: say what to fit, features or patterns");
+    }
     let patterns = args.eval == EvalKind::Patterns;
     let cfg = TuneConfig {
         epochs: args.epochs as usize,
@@ -112,13 +128,25 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
             .regularize
             .unwrap_or(tuner::train::default_regularize(patterns)),
         progress: !args.quiet,
+        checkpoint: Some(beside(&args.out, "checkpoint")),
+        resume: args.resume,
     };
     // Everything that can be refused is, before the data is read.
     cfg.check()?;
     check_files(args)?;
-    let init = initial::<G>(args.init.as_deref())?;
+    let init = initial::<G>(args.init.as_deref(), patterns)?;
     let clock = std::time::Instant::now();
-    let resolver = (args.captures == Captures::Resolve).then(|| G::compile(init.features()));
+    let resolver = match args.captures {
+        Captures::Skip => None,
+        Captures::Resolve if patterns => Some(
+            PatternEval::<G>::new(&init)
+                .map(|e| std::sync::Arc::new(e) as SharedEval<G>)
+                .ok_or_else(|| {
+                    anyhow::anyhow!("the initial weights are not {}'s", G::KIND.name())
+                })?,
+        ),
+        Captures::Resolve => Some(G::compile(init.features())),
+    };
     let mut loaded = tuner::load_files_with::<G>(&args.data, args.validation, resolver, patterns)?;
     let r = &loaded.report;
     for b in &r.bad_examples {
@@ -190,9 +218,17 @@ fn plot_path(args: &TuneArgs) -> PathBuf {
 fn check_files(args: &TuneArgs) -> Result<()> {
     let csv = beside(&args.out, "loss.csv");
     let png = plot_path(args);
+    let checkpoint = beside(&args.out, "checkpoint");
+    if !args.resume && selfplay::output::has_content(&checkpoint) {
+        anyhow::bail!(
+            "{} exists: use --resume to continue that fit, or remove it",
+            checkpoint.display()
+        );
+    }
     let mut files: Vec<(&str, Option<&Path>)> = vec![
         ("--out", Some(args.out.as_path())),
         ("the loss table", Some(csv.as_path())),
+        ("the checkpoint", Some(checkpoint.as_path())),
         ("--plot", Some(png.as_path())),
         ("--init", args.init.as_deref()),
     ];
@@ -216,10 +252,17 @@ fn check_files(args: &TuneArgs) -> Result<()> {
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature
-/// weights with zero pattern weights; the built-in weights when absent.
-fn initial<G: Patterns>(path: Option<&Path>) -> Result<PatternWeights> {
+/// weights with zero pattern weights. Without it, the built-in weights of
+/// what is fitted: the pattern set for `patterns`, else the feature set
+/// (whose weights differ from the pattern set's features, fitted with the
+/// patterns).
+fn initial<G: Patterns>(path: Option<&Path>, patterns: bool) -> Result<PatternWeights> {
     let Some(path) = path else {
-        return Ok(PatternWeights::default_for(G::KIND));
+        return Ok(if patterns {
+            PatternWeights::default_for(G::KIND)
+        } else {
+            PatternWeights::zero_patterns(Weights::default_for(G::KIND))
+        });
     };
     let bytes = std::fs::read(path).with_context(|| format!("--init {}", path.display()))?;
     if engine::eval::patterns::file::is_binary(&bytes) {
@@ -293,12 +336,17 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
             o.best_epoch
         );
     }
+    let run = o.curve.len().saturating_sub(1 + o.resumed);
+    let resumed = if o.resumed > 0 {
+        format!(" (resumed after epoch {})", o.resumed)
+    } else {
+        String::new()
+    };
     outln!(
-        "{} epochs in {:.1} s ({:.0} ms each over {} positions); weights of epoch {} kept; \
+        "{run} epochs{resumed} in {:.1} s ({:.0} ms each over {} positions); weights of epoch {} kept; \
          {} of {} weights exercised by the data",
-        o.curve.len().saturating_sub(1),
         o.seconds,
-        1000.0 * o.seconds / o.curve.len().saturating_sub(1).max(1) as f64,
+        1000.0 * o.seconds / run.max(1) as f64,
         loaded.train.len(),
         o.best_epoch,
         o.exercised,

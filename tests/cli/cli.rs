@@ -527,6 +527,76 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         loss.contains(&format!("-> {train:.6},")),
         "{loss} vs {row:?}"
     );
+    // The fit's state is in w.checkpoint: the same command again is
+    // refused before the data is read, and `--resume` with more epochs goes
+    // on to what one run of as many epochs writes.
+    let run = |out: &str, epochs: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tune", "--game", "bashnya", "--data", data_s, "--out", out, "--epochs", epochs,
+            "--quiet",
+        ];
+        args.extend(extra);
+        bushka(&args)
+    };
+    let o = run(out_s, "2", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("w.checkpoint exists: use --resume"), "{err}");
+    assert!(stdout(&o).is_empty());
+    let o = run(out_s, "4", &["--resume"]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("2 epochs (resumed after epoch 2)"), "{text}");
+    let straight = dir.join("s.json");
+    let o = run(straight.to_str().unwrap(), "4", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(dir.join("w.loss.csv")).unwrap(),
+        std::fs::read(dir.join("s.loss.csv")).unwrap()
+    );
+    // Other settings, or a damaged file: refused by name, nothing written.
+    let before = std::fs::read(&out).unwrap();
+    let o = run(out_s, "6", &["--resume", "--lr", "2"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("is of another fit: lr 1.0 there, 2.0 here"),
+        "{err}"
+    );
+    let ckpt = dir.join("w.checkpoint");
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&ckpt, &bytes).unwrap();
+    let o = run(out_s, "6", &["--resume"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: checkpoint "), "{err}");
+    assert!(last.contains("w.checkpoint: damaged"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    // A feature fit starts from the feature set the engine plays
+    // (data/weights/bashnya.json), not from the pattern set's features: a
+    // fit that cannot move writes it back.
+    let still = dir.join("still.json");
+    let o = run(
+        still.to_str().unwrap(),
+        "1",
+        &["--lr", "1e-9", "--regularize", "0"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        engine::eval::Weights::load(engine::GameKind::Bashnya, &still).unwrap(),
+        engine::eval::Weights::default_for(engine::GameKind::Bashnya)
+    );
+    // `--eval auto` does not say what to fit.
+    let o = run(out_s, "1", &["--eval", "auto"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--eval auto: say what to fit"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

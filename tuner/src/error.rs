@@ -27,6 +27,9 @@ pub enum TuneError {
         /// Its training loss.
         loss: f64,
     },
+    /// A checkpoint that cannot be resumed: damaged, or of another fit.
+    #[error("checkpoint {0}")]
+    Checkpoint(String),
     /// The initial or tuned weights were refused.
     #[error(transparent)]
     Weights(#[from] engine::eval::WeightsError),

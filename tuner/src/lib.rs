@@ -5,8 +5,10 @@
 //! extractors ([`engine::eval::Features::feature_vec`]); capture-pending
 //! positions are skipped or played out to their quiet end by [`resolve`];
 //! [`model`] predicts `sigmoid(k * eval / 100)` for White; [`kfit`] fits `k`;
-//! [`train`] runs Adam in parallel; [`plot`] writes the loss curve.
+//! [`train`] runs Adam in parallel; [`checkpoint`] saves a fit so that it can
+//! be resumed; [`plot`] writes the loss curve.
 
+pub mod checkpoint;
 pub mod dataset;
 pub mod error;
 pub mod kfit;
@@ -17,6 +19,7 @@ pub mod resolve;
 pub mod synthetic;
 pub mod train;
 
+pub use checkpoint::Checkpoint;
 pub use dataset::{Dataset, Sample};
 pub use error::TuneError;
 pub use kfit::fit_k;

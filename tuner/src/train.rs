@@ -2,8 +2,12 @@
 //! training, integers when written. Parameters the data never exercises are
 //! never moved. Pattern parameters are updated lazily (sparse Adam): a batch
 //! moves, and updates the moments and the pull of, only the pattern
-//! parameters its positions touch.
+//! parameters its positions touch. The bias correction counts the fit's
+//! steps (as LazyAdam does), so a pattern parameter touched for the first
+//! time late in a fit moves by about `3.2 * lr` (`0.1 / sqrt(0.001)`), and
+//! by about `6.5 * lr` after ten touches of one sign (docs/patterns.md).
 
+use crate::checkpoint::{Checkpoint, Key};
 use crate::dataset::Dataset;
 use crate::error::TuneError;
 use crate::load::Loaded;
@@ -11,6 +15,8 @@ use crate::model::{loss_all, loss_and_gradient};
 use engine::eval::patterns::{MAX_PATTERN_WEIGHT, PATTERN_SCALE};
 use engine::eval::weights::MAX_WEIGHT;
 use engine::eval::{PatternWeights, Weights};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Adam's decay of the mean gradient.
 const BETA1: f64 = 0.9;
@@ -186,6 +192,34 @@ impl<'a> Trainer<'a> {
         &self.params
     }
 
+    /// Adam's first and second moments and its step count (for a checkpoint).
+    pub fn moments(&self) -> (&[f64], &[f64], u64) {
+        (&self.m, &self.v, self.steps.max(0) as u64)
+    }
+
+    /// Carries on from saved parameters, moments and step count (of a
+    /// trainer on the same data and settings).
+    pub fn restore(
+        &mut self,
+        params: &[f64],
+        m: &[f64],
+        v: &[f64],
+        steps: u64,
+    ) -> Result<(), TuneError> {
+        let n = self.params.len();
+        if [params.len(), m.len(), v.len()] != [n; 3] {
+            return Err(TuneError::BadOption(format!(
+                "{} saved parameters for {n}",
+                params.len()
+            )));
+        }
+        self.params.copy_from_slice(params);
+        self.m.copy_from_slice(m);
+        self.v.copy_from_slice(v);
+        self.steps = i32::try_from(steps).unwrap_or(i32::MAX);
+        Ok(())
+    }
+
     /// Which parameters the data exercises (the others never move).
     pub fn mask(&self) -> &[bool] {
         &self.mask
@@ -234,7 +268,16 @@ pub struct TuneConfig {
     pub regularize: f64,
     /// Show a progress bar.
     pub progress: bool,
+    /// Where the fit's state is saved as it goes ([`crate::checkpoint`]):
+    /// at most every [`CHECKPOINT_EVERY`] and after the last epoch.
+    pub checkpoint: Option<PathBuf>,
+    /// Carry on from the checkpoint when there is one (else start afresh
+    /// and replace it).
+    pub resume: bool,
 }
+
+/// The longest time between two checkpoints of a fit.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
 
 impl Default for TuneConfig {
     fn default() -> Self {
@@ -247,6 +290,8 @@ impl Default for TuneConfig {
             freeze: Vec::new(),
             regularize: DEFAULT_REGULARIZE,
             progress: false,
+            checkpoint: None,
+            resume: false,
         }
     }
 }
@@ -272,6 +317,8 @@ pub struct TuneOutcome {
     pub patterns: Option<PatternWeights>,
     /// The epoch those weights come from.
     pub best_epoch: usize,
+    /// The epoch the fit was resumed after (0 for a fit from the start).
+    pub resumed: usize,
     /// The sigmoid scale used.
     pub k: f64,
     /// Whether `k` was fitted (else given).
@@ -280,7 +327,7 @@ pub struct TuneOutcome {
     pub curve: Vec<EpochLoss>,
     /// Parameters the data exercises (of `2 * (features + patterns)`).
     pub exercised: usize,
-    /// Wall time of the epochs, in seconds.
+    /// Wall time of the epochs run by this call, in seconds.
     pub seconds: f64,
 }
 
@@ -297,6 +344,7 @@ pub fn tune(data: &mut Loaded, init: &Weights, cfg: &TuneConfig) -> Result<TuneO
         weights: params_to_weights(init.kind(), &fit.best)?,
         patterns: None,
         best_epoch: fit.best_epoch,
+        resumed: fit.resumed,
         k: fit.k,
         k_fitted: fit.k_fitted,
         curve: fit.curve,
@@ -327,6 +375,7 @@ pub fn tune_patterns(
         weights: patterns.features().clone(),
         patterns: Some(patterns),
         best_epoch: fit.best_epoch,
+        resumed: fit.resumed,
         k: fit.k,
         k_fitted: fit.k_fitted,
         curve: fit.curve,
@@ -339,6 +388,7 @@ pub fn tune_patterns(
 struct Fit {
     best: Vec<f64>,
     best_epoch: usize,
+    resumed: usize,
     k: f64,
     k_fitted: bool,
     curve: Vec<EpochLoss>,
@@ -370,7 +420,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         validation: loss_all(valid, &start, k),
     }];
     let bar = progress_bar(cfg);
-    let clock = std::time::Instant::now();
+    let clock = Instant::now();
     let mut trainer = Trainer::new(train, start.clone(), k, cfg.lr, cfg.batch);
     for &f in &cfg.freeze {
         trainer.freeze(f);
@@ -378,7 +428,28 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     trainer.regularize(cfg.regularize);
     let exercised = trainer.mask().iter().filter(|&&m| m).count();
     let mut best = (0usize, curve[0].validation, start);
-    for epoch in 1..=cfg.epochs {
+    let key = fit_key(cfg, k, &curve[0], train.len(), valid.len(), best.2.len());
+    let mut resumed = 0;
+    if let (Some(path), true) = (&cfg.checkpoint, cfg.resume) {
+        if let Some(c) = Checkpoint::read(path)? {
+            c.check_key(&key, path)?;
+            if c.epoch > cfg.epochs {
+                return Err(TuneError::Checkpoint(format!(
+                    "{} is at epoch {}, past --epochs {}",
+                    path.display(),
+                    c.epoch,
+                    cfg.epochs
+                )));
+            }
+            trainer.restore(&c.params, &c.m, &c.v, c.steps)?;
+            best = (c.best_epoch, c.curve[c.best_epoch].validation, c.best);
+            curve = c.curve;
+            resumed = c.epoch;
+            bar.set_position(resumed as u64);
+        }
+    }
+    let mut saved = Instant::now();
+    for epoch in resumed + 1..=cfg.epochs {
         let t = trainer.epoch();
         if !t.is_finite() || trainer.params().iter().any(|p| !p.is_finite()) {
             bar.finish_and_clear();
@@ -395,17 +466,67 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         }
         bar.set_message(format!("train {t:.6}  validation {v:.6}"));
         bar.inc(1);
+        if let Some(path) = &cfg.checkpoint {
+            if epoch == cfg.epochs || saved.elapsed() >= CHECKPOINT_EVERY {
+                let (m, v, steps) = trainer.moments();
+                Checkpoint {
+                    key: key.clone(),
+                    epoch,
+                    steps,
+                    best_epoch: best.0,
+                    params: trainer.params().to_vec(),
+                    m: m.to_vec(),
+                    v: v.to_vec(),
+                    best: best.2.clone(),
+                    curve: curve.clone(),
+                }
+                .write(path)?;
+                saved = Instant::now();
+            }
+        }
     }
     bar.finish_and_clear();
     Ok(Fit {
         best: best.2,
         best_epoch: best.0,
+        resumed,
         k,
         k_fitted,
         curve,
         exercised,
         seconds: clock.elapsed().as_secs_f64(),
     })
+}
+
+/// What a checkpoint must match to be resumed by this fit: the settings
+/// that steer the steps, and the data's sizes and initial losses (which
+/// differ when the data, the initial weights or the split do). The number
+/// of epochs is not part of it: a resumed fit may go on past the old end.
+fn fit_key(
+    cfg: &TuneConfig,
+    k: f64,
+    start: &EpochLoss,
+    train: usize,
+    validation: usize,
+    params: usize,
+) -> Key {
+    let freeze: Vec<String> = cfg.freeze.iter().map(|f| f.to_string()).collect();
+    [
+        ("parameters", params.to_string()),
+        ("training positions", train.to_string()),
+        ("validation positions", validation.to_string()),
+        ("initial training loss", format!("{:?}", start.train)),
+        ("initial validation loss", format!("{:?}", start.validation)),
+        ("k", format!("{k:?}")),
+        ("lr", format!("{:?}", cfg.lr)),
+        ("batch", cfg.batch.to_string()),
+        ("lambda", format!("{:?}", cfg.lambda)),
+        ("regularize", format!("{:?}", cfg.regularize)),
+        ("frozen features", format!("[{}]", freeze.join(","))),
+    ]
+    .into_iter()
+    .map(|(n, v)| (n.to_string(), v))
+    .collect()
 }
 
 /// The largest `--lr` and `--regularize` accepted: far beyond any useful

@@ -152,3 +152,61 @@ fn pattern_tuning_lowers_the_loss_and_writes_a_file_the_engine_reads() {
     // Feature-only tuning refuses data with patterns.
     assert!(tuner::tune(&mut loaded, init.features(), &cfg).is_err());
 }
+
+/// A fit broken off and resumed from its checkpoint ends exactly where the
+/// same fit run straight through does: the same weights, the same kept
+/// epoch and the same loss curve, bit for bit.
+#[test]
+fn a_resumed_pattern_fit_equals_one_run_straight_through() {
+    type P = bushka::Position;
+    let load = || {
+        let mut loader = Loader::<P>::new().with_patterns();
+        loader
+            .add_reader("mem", Cursor::new(data::<P>(40).into_bytes()))
+            .unwrap();
+        loader.finish(0.25).unwrap()
+    };
+    let init = PatternWeights::default_for(GameKind::Bushka);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.checkpoint");
+    let cfg = |epochs, checkpoint: Option<&std::path::Path>, resume| TuneConfig {
+        epochs,
+        lr: 4.0,
+        batch: 97,
+        regularize: 50.0,
+        k: Some(1.0),
+        checkpoint: checkpoint.map(|p| p.to_path_buf()),
+        resume,
+        ..TuneConfig::default()
+    };
+    let straight = tuner::tune_patterns(&mut load(), &init, &cfg(6, None, false)).unwrap();
+    let first = tuner::tune_patterns(&mut load(), &init, &cfg(3, Some(&path), false)).unwrap();
+    assert_eq!(first.resumed, 0);
+    let saved = tuner::Checkpoint::read(&path).unwrap().unwrap();
+    assert_eq!((saved.epoch, saved.curve.len()), (3, 4));
+    let resumed = tuner::tune_patterns(&mut load(), &init, &cfg(6, Some(&path), true)).unwrap();
+    assert_eq!(resumed.resumed, 3);
+    assert_eq!(resumed.patterns, straight.patterns);
+    assert_eq!(resumed.best_epoch, straight.best_epoch);
+    let bits = |o: &tuner::TuneOutcome| -> Vec<(u64, u64)> {
+        o.curve
+            .iter()
+            .map(|e| (e.train.to_bits(), e.validation.to_bits()))
+            .collect()
+    };
+    assert_eq!(bits(&resumed), bits(&straight));
+    // At its end already: nothing to run, the same result.
+    let again = tuner::tune_patterns(&mut load(), &init, &cfg(6, Some(&path), true)).unwrap();
+    assert_eq!((again.resumed, again.curve.len()), (6, 7));
+    assert_eq!(again.patterns, straight.patterns);
+    // Fewer epochs than it holds, or other settings: refused, by name.
+    let e = tuner::tune_patterns(&mut load(), &init, &cfg(5, Some(&path), true)).unwrap_err();
+    assert!(
+        e.to_string().contains("is at epoch 6, past --epochs 5"),
+        "{e}"
+    );
+    let mut other = cfg(8, Some(&path), true);
+    other.lr = 2.0;
+    let e = tuner::tune_patterns(&mut load(), &init, &other).unwrap_err();
+    assert!(e.to_string().contains("lr 4.0 there, 2.0 here"), "{e}");
+}

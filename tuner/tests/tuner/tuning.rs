@@ -481,6 +481,8 @@ fn tuned_weights_round_trip_through_the_file() {
         freeze: vec![0],
         regularize: 0.0,
         progress: false,
+        checkpoint: None,
+        resume: false,
     };
     let out = tuner::tune(&mut loaded, &init, &cfg).unwrap();
     assert_eq!(out.curve.len(), 6);
