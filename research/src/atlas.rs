@@ -209,12 +209,13 @@ pub struct LineResult {
     pub pairs: [u64; 5],
     /// White's mean score per game.
     pub score: f64,
-    /// White's Elo advantage, with its 95% interval from the pairs (none
-    /// when infinite: every game won, or every game lost).
+    /// White's Elo advantage, with its 95% interval from the pairs; an
+    /// infinite value is written as null (every game won or every game lost),
+    /// and [`LineResult::elo_interval`] gives it back with its sign.
     pub elo: Option<f64>,
-    /// Lower end of the interval (may be -inf, written as null).
+    /// Lower end of the interval (null when infinite).
     pub elo_lower: Option<f64>,
-    /// Upper end of the interval (may be +inf, written as null).
+    /// Upper end of the interval (null when infinite).
     pub elo_upper: Option<f64>,
     /// Share of games drawn.
     pub draw_rate: f64,
@@ -231,6 +232,30 @@ pub struct LineResult {
 }
 
 impl LineResult {
+    /// White's Elo, and its interval's lower and upper ends, with the
+    /// infinities the file writes as null given back their signs: every
+    /// game won makes all three +inf and every game lost all three -inf
+    /// (the pairs do not vary); otherwise only an end can be infinite, the
+    /// lower one -inf and the upper one +inf.
+    pub fn elo_interval(&self) -> (f64, f64, f64) {
+        let (neg, pos) = (f64::NEG_INFINITY, f64::INFINITY);
+        let open = |x: Option<f64>, otherwise: f64| {
+            x.unwrap_or(if self.score >= 1.0 {
+                pos
+            } else if self.score <= 0.0 {
+                neg
+            } else {
+                otherwise
+            })
+        };
+        let centre = if self.score > 0.5 { pos } else { neg };
+        (
+            open(self.elo, centre),
+            open(self.elo_lower, neg),
+            open(self.elo_upper, pos),
+        )
+    }
+
     /// Checks the counts agree with each other (a results file may have been
     /// edited or damaged).
     pub fn consistent(&self) -> Result<(), String> {

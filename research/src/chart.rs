@@ -18,8 +18,10 @@ pub fn first_moves_png(game: &str, moves: &[FirstMove]) -> Result<Vec<u8>, Strin
     // finite values.
     let finite: Vec<f64> = moves
         .iter()
-        .flat_map(|m| [m.result.elo, m.result.elo_lower, m.result.elo_upper])
-        .flatten()
+        .flat_map(|m| {
+            let (elo, low, high) = m.result.elo_interval();
+            [elo, low, high]
+        })
         .filter(|v| v.is_finite())
         .collect();
     let lo = finite.iter().copied().fold(0.0f64, f64::min) - 20.0;
@@ -82,10 +84,8 @@ fn draw_into(
             "loses" => RED,
             _ => BLUE,
         };
-        let low = m.result.elo_lower.unwrap_or(lo).clamp(lo, hi);
-        let high = m.result.elo_upper.unwrap_or(hi).clamp(lo, hi);
-        let open_end = if m.result.score > 0.5 { hi } else { lo };
-        let point = m.result.elo.unwrap_or(open_end);
+        let (point, low, high) = m.result.elo_interval();
+        let (low, high) = (low.clamp(lo, hi), high.clamp(lo, hi));
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(x, low), (x, high)],

@@ -64,10 +64,13 @@ pub struct Atlas {
 
 /// The verdict of an interval for White.
 pub fn verdict(r: &LineResult) -> &'static str {
-    match (r.elo_lower, r.elo_upper) {
-        (Some(lo), _) if lo > 0.0 => "gains",
-        (_, Some(hi)) if hi < 0.0 => "loses",
-        _ => "holds",
+    let (_, lo, hi) = r.elo_interval();
+    if lo > 0.0 {
+        "gains"
+    } else if hi < 0.0 {
+        "loses"
+    } else {
+        "holds"
     }
 }
 
@@ -106,7 +109,7 @@ pub fn build(
     let mut firsts: Vec<&LineResult> = results.values().filter(|r| r.plies == 1).collect();
     firsts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.line.cmp(&b.line)));
     let chars = characters(&firsts);
-    let best_lower = firsts.first().and_then(|r| r.elo_lower);
+    let best_lower = firsts.first().map(|r| r.elo_interval().1);
     let first_moves = firsts
         .iter()
         .zip(chars)
@@ -120,10 +123,7 @@ pub fn build(
                 .iter()
                 .min_by(|a, b| a.score.total_cmp(&b.score).then(a.line.cmp(&b.line)));
             let v = verdict(r);
-            let close_to_best = match (best_lower, r.elo_upper) {
-                (Some(lo), Some(hi)) => hi >= lo,
-                _ => true,
-            };
+            let close_to_best = best_lower.is_none_or(|lo| r.elo_interval().2 >= lo);
             FirstMove {
                 rank: i + 1,
                 line: r.line.clone(),
@@ -163,16 +163,19 @@ pub fn build(
     }
 }
 
-/// An Elo interval as text (`-inf`/`+inf` for an open end).
+/// An Elo interval as text (`-inf`/`+inf` for an infinite value).
 fn interval(r: &LineResult) -> String {
-    let end = |x: Option<f64>, inf: &str| x.map_or_else(|| inf.to_string(), |v| format!("{v:+.0}"));
-    let inf = if r.score > 0.5 { "+inf" } else { "-inf" };
-    format!(
-        "{} [{}, {}]",
-        end(r.elo, inf),
-        end(r.elo_lower, "-inf"),
-        end(r.elo_upper, "+inf")
-    )
+    let text = |v: f64| {
+        if v.is_finite() {
+            format!("{v:+.0}")
+        } else if v > 0.0 {
+            "+inf".to_string()
+        } else {
+            "-inf".to_string()
+        }
+    };
+    let (elo, lo, hi) = r.elo_interval();
+    format!("{} [{}, {}]", text(elo), text(lo), text(hi))
 }
 
 /// The Markdown report; `chart` and `diagrams` are file names beside it.
@@ -203,8 +206,10 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
     }
     let alleys: Vec<&FirstMove> = atlas.first_moves.iter().filter(|f| f.main_alley).collect();
     let _ = writeln!(md, "## Main alleys\n");
-    if alleys.is_empty() {
+    if atlas.first_moves.is_empty() {
         let _ = writeln!(md, "No first move measured yet.\n");
+    } else if alleys.is_empty() {
+        let _ = writeln!(md, "None: every first move measured loses for White.\n");
     }
     for f in &alleys {
         let reply = match (&f.most_testing_reply, f.most_testing_reply_score) {
@@ -255,7 +260,7 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
             r.mean_plies,
             f.verdict,
             f.character,
-            r.search.score_text,
+            white_score(r),
             r.search
                 .pv
                 .iter()

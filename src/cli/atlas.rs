@@ -1,7 +1,7 @@
 //! `atlas`: every opening line measured, ranked and classified (the
 //! research crate's atlas), with a progress bar, resumable and shardable.
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use engine::eval::{EvalSource, Evaluator, Material};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
@@ -92,7 +92,8 @@ where
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let done = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
-    check_settings(&args.out, &settings(args, &cfg))?;
+    let eval = engine::eval::default_eval_id::<G>();
+    check_settings(&args.out, &settings(args, &cfg), &eval, args.report_only)?;
     if !args.report_only {
         measure::<G>(args, &cfg, &done)?;
     }
@@ -117,22 +118,50 @@ fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
     )
 }
 
-/// Refuses to mix results of other settings into a folder: the first run
-/// writes its settings to `settings.txt`, later runs must match them.
-fn check_settings(dir: &Path, settings: &str) -> Result<()> {
+/// Refuses to mix results of other settings or of another evaluation into a
+/// folder: the first run writes its settings and its evaluation
+/// ([`engine::eval::default_eval_id`]) to `settings.txt`, later runs must
+/// match them. A report alone (`report_only`) needs only the settings: it
+/// measures nothing.
+fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> Result<()> {
     let file = dir.join("settings.txt");
-    match std::fs::read_to_string(&file) {
-        Ok(old) if old.trim() == settings => Ok(()),
-        Ok(old) => Err(anyhow!(
-            "{} holds results of other settings ({}); use another --out",
-            dir.display(),
-            old.trim()
-        )),
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            engine::files::write_atomic(&file, format!("{settings}\n").as_bytes())
-                .with_context(|| format!("writing {}", file.display()))
+            return engine::files::write_atomic(
+                &file,
+                format!("{settings}\nevaluation {eval}\n").as_bytes(),
+            )
+            .with_context(|| format!("writing {}", file.display()));
         }
-        Err(e) => Err(anyhow!("{}: {e}", file.display())),
+        Err(e) => return Err(anyhow!("{}: {e}", file.display())),
+    };
+    let mut lines = text.lines();
+    let old = lines.next().unwrap_or_default().trim();
+    if old != settings {
+        bail!(
+            "{} holds results of other settings ({old}); use another --out",
+            dir.display()
+        );
+    }
+    if report_only {
+        return Ok(());
+    }
+    match lines
+        .next()
+        .and_then(|l| l.trim().strip_prefix("evaluation "))
+    {
+        Some(old) if old == eval => Ok(()),
+        Some(old) => bail!(
+            "{} holds results of another evaluation ({old}; this build's is {eval}); \
+             use another --out, or --report-only",
+            dir.display()
+        ),
+        None => bail!(
+            "{} does not record the evaluation its results were measured with (an \
+             older build made it); use another --out, or --report-only",
+            dir.display()
+        ),
     }
 }
 

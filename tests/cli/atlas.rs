@@ -65,6 +65,32 @@ fn atlas_writes_its_report_and_resumes() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("other settings"), "{err}");
+    // The folder keeps the evaluation its results were measured with: a
+    // build with other weights (or one that did not record them) measures
+    // nothing into it, and may still write its report.
+    let settings = out.join("settings.txt");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let eval_line = text.lines().nth(1).unwrap_or_default().to_string();
+    assert!(eval_line.starts_with("evaluation patterns "), "{text}");
+    let first = text.lines().next().unwrap().to_string();
+    for (kept, word) in [
+        (
+            format!("{first}\nevaluation patterns 0123456789abcdef\n"),
+            "another evaluation (patterns 0123456789abcdef; this build's is",
+        ),
+        (format!("{first}\n"), "does not record the evaluation"),
+    ] {
+        std::fs::write(&settings, &kept).unwrap();
+        let o = bushka(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(word), "{err}");
+        let mut report = args.clone();
+        report.push("--report-only");
+        let o = bushka(&report);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), kept);
+    }
 }
 
 #[test]

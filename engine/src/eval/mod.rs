@@ -134,6 +134,22 @@ where
     default_features::<G>()
 }
 
+/// What [`EvalSource::default_eval`] is, as a short text: its kind and a
+/// hash of its weights (`patterns 1f0c...` or `features 9a2e...`). Runs that
+/// resume from files (the atlas, the tactics journal) keep it, so that a
+/// build with other built-in weights does not mix its results into theirs.
+pub fn default_eval_id<G: Patterns>() -> String {
+    use crate::zobrist::{fnv1a, FNV1A_START};
+    if G::PATTERNS_BY_DEFAULT {
+        let w = PatternWeights::default_for(G::KIND);
+        if w.kind() == G::KIND {
+            return format!("patterns {:016x}", fnv1a(FNV1A_START, &w.to_bytes()));
+        }
+    }
+    let json = Weights::default_for(G::KIND).to_json();
+    format!("features {:016x}", fnv1a(FNV1A_START, json.as_bytes()))
+}
+
 /// The default feature weights alone (`data/weights/<game>.json`).
 fn default_features<G: Patterns>() -> SharedEval<G>
 where

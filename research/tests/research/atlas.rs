@@ -137,6 +137,66 @@ fn fake(line: &str) -> LineResult {
     }
 }
 
+/// A line that won every game gains and one that lost every game loses:
+/// the infinite Elo the results file writes as null keeps its sign in the
+/// verdicts, the main alleys, the intervals and the chart. Every score the
+/// report prints is White's, the deep search's too.
+#[test]
+fn lines_won_or_lost_in_every_game_keep_their_sign() {
+    let mut won = fake("e3");
+    (won.white_wins, won.draws, won.pairs, won.score) = (2, 0, [0, 0, 0, 0, 1], 1.0);
+    won.white_wins_by = [("no moves".to_string(), 2)].into();
+    won.draws_by = Default::default();
+    (won.elo, won.search.score, won.search.score_text) = (None, -20, "20".into());
+    let mut lost = fake("c3");
+    (lost.white_wins, lost.draws, lost.black_wins) = (0, 0, 2);
+    (lost.pairs, lost.score, lost.elo) = ([1, 0, 0, 0, 0], 0.0, None);
+    lost.white_wins_by = Default::default();
+    lost.black_wins_by = [("no moves".to_string(), 2)].into();
+    lost.draws_by = Default::default();
+    let mut open = fake("g3");
+    (open.elo_lower, open.elo_upper) = (Some(-50.0), None);
+    for r in [&won, &lost, &open] {
+        r.consistent().unwrap();
+    }
+    let inf = f64::INFINITY;
+    assert_eq!(won.elo_interval(), (inf, inf, inf));
+    assert_eq!(lost.elo_interval(), (-inf, -inf, -inf));
+    assert_eq!(open.elo_interval(), (190.8, -50.0, inf));
+    let results = [won, lost, open]
+        .into_iter()
+        .map(|r| (r.line.clone(), r))
+        .collect();
+    let built = research::report::build("bushka", 1, "test", 3, &results);
+    let summary: Vec<(&str, &str, bool)> = built
+        .first_moves
+        .iter()
+        .map(|f| (f.line.as_str(), f.verdict, f.main_alley))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("e3", "gains", true),
+            ("g3", "holds", true),
+            ("c3", "loses", false)
+        ]
+    );
+    let md = research::report::markdown(&built, None, &[]);
+    let row = |m: &str| {
+        md.lines()
+            .find(|l| l.starts_with("| ") && l.contains(&format!("`{m}`")))
+            .unwrap_or_else(|| panic!("no row for {m}:\n{md}"))
+            .to_string()
+    };
+    assert!(row("e3").contains("+inf [+inf, +inf]"), "{}", row("e3"));
+    assert!(row("c3").contains("-inf [-inf, -inf]"), "{}", row("c3"));
+    assert!(row("g3").contains("+191 [-50, +inf]"), "{}", row("g3"));
+    // The table's deep search is White's, as the alleys' text says.
+    assert!(row("e3").ends_with("| -20 `` |"), "{}", row("e3"));
+    assert!(md.contains("deep search -20 for White"), "{md}");
+    assert!(research::chart::first_moves_png("bushka", &built.first_moves).is_ok());
+}
+
 #[test]
 fn a_run_resumes_where_it_stopped_and_shards_split_the_lines() {
     let dir = tempfile::tempdir().unwrap();
