@@ -77,7 +77,8 @@ pub struct TuneArgs {
     /// Carry on from the fit saved in OUT.checkpoint (extension replaced),
     /// after a break or past its last epoch with a larger `--epochs`. The
     /// fit's state is saved there at most every 30 s and after the last
-    /// epoch; a fit without `--resume` refuses to replace it.
+    /// epoch; without `--resume`, the checkpoint of a fit stopped before its
+    /// end is not replaced.
     #[arg(long)]
     pub resume: bool,
     /// No progress bar.
@@ -218,12 +219,21 @@ fn plot_path(args: &TuneArgs) -> PathBuf {
 fn check_files(args: &TuneArgs) -> Result<()> {
     let csv = beside(&args.out, "loss.csv");
     let png = plot_path(args);
+    // A fit stopped before its end is not replaced without --resume; a
+    // finished one is (its weights are written).
     let checkpoint = beside(&args.out, "checkpoint");
     if !args.resume && selfplay::output::has_content(&checkpoint) {
-        anyhow::bail!(
-            "{} exists: use --resume to continue that fit, or remove it",
-            checkpoint.display()
-        );
+        match tuner::Checkpoint::read(&checkpoint) {
+            Ok(Some(c)) if c.finished() => {}
+            Ok(Some(c)) => anyhow::bail!(
+                "{} holds a fit stopped at epoch {} of {}: use --resume to continue it, or remove it",
+                checkpoint.display(),
+                c.epoch,
+                c.planned
+            ),
+            Ok(None) => {}
+            Err(e) => anyhow::bail!("{e}: remove it, or name another --out"),
+        }
     }
     let mut files: Vec<(&str, Option<&Path>)> = vec![
         ("--out", Some(args.out.as_path())),

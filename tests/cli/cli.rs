@@ -527,9 +527,10 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         loss.contains(&format!("-> {train:.6},")),
         "{loss} vs {row:?}"
     );
-    // The fit's state is in w.checkpoint: the same command again is
-    // refused before the data is read, and `--resume` with more epochs goes
-    // on to what one run of as many epochs writes.
+    // The fit's state is in w.checkpoint. A finished fit's is replaced by
+    // the same command again; one stopped before its end is not (refused
+    // before the data is read), and `--resume` with more epochs goes on to
+    // what one run of as many epochs writes.
     let run = |out: &str, epochs: &str, extra: &[&str]| {
         let mut args = vec![
             "tune", "--game", "bashnya", "--data", data_s, "--out", out, "--epochs", epochs,
@@ -539,9 +540,19 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         bushka(&args)
     };
     let o = run(out_s, "2", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ckpt = dir.join("w.checkpoint");
+    let mut stopped = tuner::Checkpoint::read(&ckpt).unwrap().unwrap();
+    assert_eq!((stopped.epoch, stopped.planned), (2, 2));
+    stopped.planned = 10;
+    stopped.write(&ckpt).unwrap();
+    let o = run(out_s, "2", &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("w.checkpoint exists: use --resume"), "{err}");
+    assert!(
+        err.contains("w.checkpoint holds a fit stopped at epoch 2 of 10: use --resume"),
+        "{err}"
+    );
     assert!(stdout(&o).is_empty());
     let o = run(out_s, "4", &["--resume"]);
     let text = stdout(&o);
@@ -567,7 +578,6 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         err.contains("is of another fit: lr 1.0 there, 2.0 here"),
         "{err}"
     );
-    let ckpt = dir.join("w.checkpoint");
     let mut bytes = std::fs::read(&ckpt).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;

@@ -10,8 +10,9 @@
 //! the fit that wrote it.
 //!
 //! The file: the line `bushka tune checkpoint 1`, the key as `name<TAB>value`
-//! lines, an empty line, then little-endian binary: the epoch, Adam's steps,
-//! the best epoch and the parameter count `n` (u64 each), four arrays of `n`
+//! lines, an empty line, then little-endian binary: the epoch, the epochs
+//! the fit was to run, Adam's steps, the best epoch and the parameter count
+//! `n` (u64 each), four arrays of `n`
 //! f64 (parameters, first and second moments, best parameters), the curve's
 //! length and its (training, validation) losses as f64 pairs, and an FNV-1a
 //! checksum (u64) of everything before it. It is written atomically
@@ -36,6 +37,9 @@ pub struct Checkpoint {
     pub key: Key,
     /// The last epoch done.
     pub epoch: usize,
+    /// The epochs the fit that wrote it was to run: fewer done means it was
+    /// stopped before its end.
+    pub planned: usize,
     /// Adam's step count.
     pub steps: u64,
     /// The epoch with the lowest validation loss so far.
@@ -71,11 +75,12 @@ impl Checkpoint {
         out.push(b'\n');
         let u64s = |out: &mut Vec<u8>, v: u64| out.extend_from_slice(&v.to_le_bytes());
         u64s(&mut out, self.epoch as u64);
+        u64s(&mut out, self.planned as u64);
         u64s(&mut out, self.steps);
         u64s(&mut out, self.best_epoch as u64);
         u64s(&mut out, n as u64);
         for a in [&self.params, &self.m, &self.v, &self.best] {
-            for x in a.iter() {
+            for x in a {
                 out.extend_from_slice(&x.to_le_bytes());
             }
         }
@@ -122,6 +127,7 @@ impl Checkpoint {
             .collect::<Result<Key, String>>()?;
         let mut r = Reader(&rest[end + 2..]);
         let epoch = r.count("epoch")?;
+        let planned = r.count("planned epochs")?;
         let steps = r.u64()?;
         let best_epoch = r.count("best epoch")?;
         let n = r.count("parameter count")?;
@@ -162,6 +168,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             key,
             epoch,
+            planned,
             steps,
             best_epoch,
             params,
@@ -178,6 +185,11 @@ impl Checkpoint {
             path: path.display().to_string(),
             error,
         })
+    }
+
+    /// Whether the fit that wrote it ran all its epochs.
+    pub fn finished(&self) -> bool {
+        self.epoch >= self.planned
     }
 
     /// Reads a checkpoint; `None` when there is no file.
@@ -264,6 +276,7 @@ mod tests {
                 ("training positions".into(), "12".into()),
             ],
             epoch: 2,
+            planned: 5,
             steps: 6,
             best_epoch: 1,
             params: vec![1.5, -2.25, 0.1],
@@ -285,7 +298,10 @@ mod tests {
         let c = sample();
         let back = Checkpoint::from_bytes(&c.to_bytes()).unwrap();
         assert_eq!(back.key, c.key);
-        assert_eq!((back.epoch, back.steps, back.best_epoch), (2, 6, 1));
+        assert_eq!(
+            (back.epoch, back.planned, back.steps, back.best_epoch),
+            (2, 5, 6, 1)
+        );
         assert_eq!(back.params, c.params);
         assert_eq!(back.m, c.m);
         assert_eq!(back.v, c.v);

@@ -31,11 +31,12 @@
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
 use engine::eval::{Evaluator, FeatureVec, Patterns, PHASE_MAX};
+use engine::files::{read_line_capped, skip_line, LineRead};
 use engine::zobrist::{fnv1a, splitmix64, FNV1A_START};
 use engine::Color;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::path::Path;
 
 /// Lines parsed in one parallel batch (bounds the memory of a read).
@@ -228,10 +229,11 @@ impl<G: Patterns> Loader<G> {
         let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK);
         loop {
             let mut buf = Vec::new();
-            let n = reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf)?;
-            if n > 0 {
+            let read = read_line_capped(&mut reader, &mut buf, MAX_LINE)?;
+            let end = read == LineRead::End;
+            if !end {
                 line_no += 1;
-                if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') {
+                if read == LineRead::TooLong {
                     // Not a data line (they are a few hundred bytes): the
                     // rest of it is skipped, and it counts as one bad line.
                     skip_line(&mut reader)?;
@@ -239,11 +241,11 @@ impl<G: Patterns> Loader<G> {
                 }
                 chunk.push((line_no, buf));
             }
-            if chunk.len() == CHUNK || (n == 0 && !chunk.is_empty()) {
+            if chunk.len() == CHUNK || (end && !chunk.is_empty()) {
                 self.absorb(name, &chunk);
                 chunk.clear();
             }
-            if n == 0 {
+            if end {
                 return Ok(());
             }
         }
@@ -562,27 +564,7 @@ fn parse_position<G: Patterns>(
 }
 
 /// The longest data line read; a longer one is a bad line.
-pub const MAX_LINE: u64 = 1 << 20;
+pub use engine::files::MAX_LINE;
 
 /// Stands for a line longer than [`MAX_LINE`] (no data line holds a NUL).
 const TOO_LONG: &[u8] = b"\0too long";
-
-/// Reads past the end of the current line.
-fn skip_line<R: BufRead>(reader: &mut R) -> std::io::Result<()> {
-    loop {
-        let (done, used) = {
-            let buf = reader.fill_buf()?;
-            if buf.is_empty() {
-                return Ok(());
-            }
-            match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (true, i + 1),
-                None => (false, buf.len()),
-            }
-        };
-        reader.consume(used);
-        if done {
-            return Ok(());
-        }
-    }
-}

@@ -272,7 +272,8 @@ pub struct TuneConfig {
     /// at most every [`CHECKPOINT_EVERY`] and after the last epoch.
     pub checkpoint: Option<PathBuf>,
     /// Carry on from the checkpoint when there is one (else start afresh
-    /// and replace it).
+    /// and replace it; `bushka tune` refuses to replace the checkpoint of a
+    /// fit that was stopped before its end).
     pub resume: bool,
 }
 
@@ -472,6 +473,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
                 Checkpoint {
                     key: key.clone(),
                     epoch,
+                    planned: cfg.epochs,
                     steps,
                     best_epoch: best.0,
                     params: trainer.params().to_vec(),
@@ -510,7 +512,7 @@ fn fit_key(
     validation: usize,
     params: usize,
 ) -> Key {
-    let freeze: Vec<String> = cfg.freeze.iter().map(|f| f.to_string()).collect();
+    let freeze: Vec<String> = cfg.freeze.iter().map(ToString::to_string).collect();
     [
         ("parameters", params.to_string()),
         ("training positions", train.to_string()),

@@ -175,7 +175,7 @@ fn a_resumed_pattern_fit_equals_one_run_straight_through() {
         batch: 97,
         regularize: 50.0,
         k: Some(1.0),
-        checkpoint: checkpoint.map(|p| p.to_path_buf()),
+        checkpoint: checkpoint.map(std::path::Path::to_path_buf),
         resume,
         ..TuneConfig::default()
     };
