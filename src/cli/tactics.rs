@@ -95,6 +95,16 @@ where
             args.out.display()
         );
     }
+    // No output may replace an input game file or another output.
+    let report = args.out.with_extension("md");
+    let journal_path = journal_of(&args.out);
+    let mut files: Vec<(&str, Option<&Path>)> = vec![
+        ("--out", Some(args.out.as_path())),
+        ("the report", Some(report.as_path())),
+        ("the journal", Some(journal_path.as_path())),
+    ];
+    files.extend(args.pdn.iter().map(|p| ("--pdn", Some(p.as_path()))));
+    selfplay::output::distinct_outputs(&files).map_err(|e| anyhow!(e))?;
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let settings = format!(
@@ -107,18 +117,18 @@ where
     );
     // The journal: every position's result as it is found, so that a run
     // stopped and started again goes on where it was.
-    let journal_path = journal_of(&args.out);
     let inputs = args
         .pdn
         .iter()
         .map(|p| input_key(p))
         .collect::<Result<Vec<_>>>()?
         .join(", ");
-    // The program's version too: its evaluation decides what is found.
+    // The evaluation too (its kind and weights): it decides what is found.
     let journal_key = format!(
-        "{settings} --hash {}; bushka {}; {inputs}",
+        "{settings} --hash {}; bushka {}, evaluation {}; {inputs}",
         cfg.hash,
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        engine::eval::default_eval_id::<G>()
     );
     let (done, journal, lock) = open_journal(&journal_path, &journal_key)?;
     let distinct = tactics::distinct(&positions).len();
@@ -176,9 +186,9 @@ where
         let _ = writeln!(set, "{}", t.problem_line());
     }
     write(&args.out, set.as_bytes())?;
-    let report = args.out.with_extension("md");
     let drawn = draw_best::<G>(&args.out, &found)?;
-    let md = report_text(&found, &settings, games, positions.len(), seconds, &drawn);
+    let counts = (positions.len(), distinct);
+    let md = report_text(&found, &settings, games, counts, seconds, &drawn);
     write(&report, md.as_bytes())?;
     // The set and the report are written: the journal has done its work.
     drop(journal);
@@ -194,9 +204,8 @@ where
         format!(", going on from {} positions of a stopped run", done.len())
     };
     outln!(
-        "{} tactics in {} positions of {games} games ({seconds:.0} s{resumed}); wrote {} and {}",
+        "{} tactics in {distinct} distinct positions of {games} games ({seconds:.0} s{resumed}); wrote {} and {}",
         found.len(),
-        positions.len(),
         args.out.display(),
         report.display()
     );
@@ -309,7 +318,7 @@ fn report_text(
     found: &[Tactic],
     settings: &str,
     games: usize,
-    positions: usize,
+    (positions, distinct): (usize, usize),
     seconds: f64,
     drawn: &BTreeMap<String, String>,
 ) -> String {
@@ -324,7 +333,8 @@ fn report_text(
          minimum material by the end of the line, or the game) that begins with \
          a sacrifice or a quiet move, that a shallow look misses and a deeper \
          search confirms (docs/tactics.md).\n\nSettings: `{settings}`. Games: \
-         {games}; positions looked at: {positions}; tactics: {}; time: {seconds:.0} s.\n",
+         {games}; positions: {positions}, {distinct} of them distinct (each looked at \
+         once); tactics: {}; time: {seconds:.0} s.\n",
         found.len()
     );
     let _ = writeln!(md, "| motif | tactics | sacrifices | quiet moves |");

@@ -126,17 +126,26 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
         );
     }
     let table = engine::bushka::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
+    // "longest win 15 (W:...)", or "longest win none".
+    let longest = |what: &str, l: Option<engine::bushka::tb::Longest>| match l {
+        Some(l) => format!(
+            "longest {what} {} ({})",
+            l.plies,
+            l.example.map(|p| p.to_text()).unwrap_or_default()
+        ),
+        None => format!("longest {what} none"),
+    };
     for side in [Color::White, Color::Black] {
         let s = table.stats(side);
         outln!(
-            "{mat} {} positions {} wins {} draws {} losses {} longest {} example {}",
+            "{mat} {} to move: positions {} wins {} draws {} losses {}; {}; {}",
             side.name(),
             s.positions,
             s.wins,
             s.draws,
             s.losses,
-            s.longest,
-            s.example.map(|p| p.to_text()).unwrap_or_default()
+            longest("win", s.longest_win),
+            longest("loss", s.longest_loss)
         );
     }
     Ok(())

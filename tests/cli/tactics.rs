@@ -92,6 +92,18 @@ fn tactics_refuses_bad_input_in_one_line() {
             vec!["tactics", "mine", "--pdn", "/nonexistent/x.pdn"],
             "x.pdn",
         ),
+        // The set may not replace the games it is mined from.
+        (
+            vec![
+                "tactics",
+                "mine",
+                "--pdn",
+                pdn.to_str().unwrap(),
+                "--out",
+                pdn.to_str().unwrap(),
+            ],
+            "name the same file",
+        ),
     ] {
         let o = bushka(&args);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -100,6 +112,10 @@ fn tactics_refuses_bad_input_in_one_line() {
         assert!(err.contains(word), "{args:?}: {err}");
         assert!(!err.contains("panicked"));
     }
+    assert_eq!(
+        std::fs::read_to_string(&pdn).unwrap(),
+        "[GameType \"bushka\"]\n\n1. zz9 *\n"
+    );
 }
 
 /// A mining run keeps a journal beside the set while it works; a run
@@ -132,8 +148,9 @@ fn mine_goes_on_from_the_journal_of_a_stopped_run() {
     let fnv = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
     let head = serde_json::json!({
         "settings": format!(
-            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; bushka {}; {} ({} bytes, fnv1a {fnv:016x})",
+            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; bushka {}, evaluation {}; {} ({} bytes, fnv1a {fnv:016x})",
             env!("CARGO_PKG_VERSION"),
+            engine::eval::default_eval_id::<engine::bushka::Position>(),
             pdn.display(),
             bytes.len()
         )

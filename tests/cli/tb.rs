@@ -38,8 +38,40 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
             .all(|l| l.ends_with(" reused")),
         "{again}"
     );
-    // Two kings against one: the longest win of KKvK (`bushka tb stats
-    // --material KKvK`), 5 plies, and the search finds it exactly; a drawn one.
+    // `tb stats` gives each side's longest win and longest loss, each with
+    // a position that the probe values so: White to move wins KKvK in at
+    // most 5 plies, Black to move loses in at most 6 (and sometimes wins,
+    // taking a king that cannot be defended).
+    let stats = run(&["tb", "stats", "--material", "KKvK", "--dir", d]);
+    let side = |name: &str| {
+        stats
+            .lines()
+            .find(|l| l.starts_with(&format!("KKvK {name} to move:")))
+            .unwrap_or_else(|| panic!("no {name} line: {stats}"))
+            .to_string()
+    };
+    let example = |line: &str, what: &str| -> String {
+        let at = line.find(&format!("longest {what} ")).expect(what);
+        let rest = &line[at..];
+        let open = rest.find('(').expect("example");
+        let close = rest.find(')').expect("example");
+        rest[open + 1..close].to_string()
+    };
+    let (white, black) = (side("white"), side("black"));
+    assert!(white.contains("longest win 5 ("), "{white}");
+    assert!(white.ends_with("longest loss none"), "{white}");
+    assert!(black.contains("longest loss 6 ("), "{black}");
+    assert!(black.contains("longest win 1 ("), "{black}");
+    for (line, what, value) in [
+        (&white, "win", "value win 5"),
+        (&black, "loss", "value loss 6"),
+    ] {
+        let pos = example(line, what);
+        let probe = run(&["tb", "probe", "--position", &pos, "--dir", d]);
+        assert_eq!(probe.lines().next(), Some(value), "{pos}: {probe}");
+    }
+    // Two kings against one: the longest win of KKvK, 5 plies, and the
+    // search finds it exactly; a drawn one.
     for (pos, value, score) in [
         ("W:WKh4,Kh5:BKi6", "value win 5", "score win 5 "),
         ("W:WKe1,Kf2:BKa6", "value draw", "score 0 "),

@@ -34,15 +34,16 @@ fn five_piece_kings_table_cost() {
         // Each side to move has half the positions, each counted once.
         assert_eq!(2 * s.positions, r.positions, "{}", side.name());
         assert_eq!(s.wins + s.draws + s.losses, s.positions, "{}", side.name());
-        assert!(s.wins > 0 && s.longest > 0, "{}", side.name());
+        let win = s.longest_win.as_ref().map_or(0, |l| l.plies);
+        assert!(s.wins > 0 && win > 0, "{}", side.name());
         eprintln!(
-            "{} {} wins {} draws {} losses {} longest {}",
+            "{} {} wins {} draws {} losses {} longest win {win} loss {:?}",
             r.material,
             side.name(),
             s.wins,
             s.draws,
             s.losses,
-            s.longest
+            s.longest_loss.as_ref().map(|l| l.plies)
         );
     }
 }

@@ -428,3 +428,21 @@ fn material_texts() {
         }
     }
 }
+
+/// Material texts that name no table are one-line errors, never a panic or
+/// a wrapped count (255 kings and a man once read as no piece at all).
+#[test]
+fn bad_material_texts_are_named() {
+    let many = format!("{}MvK", "K".repeat(255));
+    for (text, word) in [
+        ("KK", "must look like KKKvK"),
+        ("KvX", "unknown piece letter 'X'"),
+        ("vK", "each side needs a piece"),
+        (many.as_str(), "too many pieces"),
+        ("KKKKKKKKvK", "too many pieces"),
+    ] {
+        let e = Material::parse(text).unwrap_err();
+        assert!(e.contains(word), "{text}: {e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+}

@@ -118,7 +118,7 @@ impl Material {
                     }
                 }
             }
-            if k + m == 0 {
+            if u16::from(k) + u16::from(m) == 0 {
                 return Err(format!("material '{text}': each side needs a piece"));
             }
             Ok((k, m))

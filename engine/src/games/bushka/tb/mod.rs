@@ -265,14 +265,24 @@ pub struct SideStats {
     pub draws: u64,
     /// Lost for the side to move.
     pub losses: u64,
-    /// The longest win in plies, or with no win the longest loss.
-    pub longest: u32,
-    /// A position of that length (the first position when all are draws).
+    /// The longest win for the side to move (none when it has no win).
+    pub longest_win: Option<Longest>,
+    /// The longest loss for the side to move (none when it has no loss).
+    pub longest_loss: Option<Longest>,
+}
+
+/// The longest result of one kind, with a position that has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Longest {
+    /// Its length in plies.
+    pub plies: u32,
+    /// A position of that length (the first in the table's order).
     pub example: Option<Position>,
 }
 
 impl Table {
-    /// Counts of wins, draws and losses for one side to move, and the longest result.
+    /// Counts of wins, draws and losses for one side to move, and its
+    /// longest win and longest loss.
     pub fn stats(&self, side: Color) -> SideStats {
         let bytes = self.side_bytes(side);
         let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
@@ -294,9 +304,11 @@ impl Table {
                 }
             }
         }
-        let (longest, at) = match win_max.or(loss_max) {
-            Some((b, i)) => (b as u32 - 1, i),
-            None => (0, 0),
+        let longest = |max: Option<(u8, usize)>| {
+            max.map(|(b, i)| Longest {
+                plies: u32::from(b) - 1,
+                example: self.indexer.position(i as u64, side),
+            })
         };
         SideStats {
             side,
@@ -304,8 +316,8 @@ impl Table {
             wins,
             draws,
             losses,
-            longest,
-            example: self.indexer.position(at as u64, side),
+            longest_win: longest(win_max),
+            longest_loss: longest(loss_max),
         }
     }
 }
