@@ -115,6 +115,8 @@ start() {
     chmod 700 "$DIR"
     rm -rf "$DIR/state" "$DIR/spool"
     mkdir -p "$DIR/state" "$DIR/spool"
+    # Pid files a killed daemon left would be taken for the new daemons'.
+    rm -f "$DIR/munged.pid" "$DIR/slurmctld.pid" "$DIR/slurmd.pid"
     : >"$PIDS"
     if [[ ! -s $DIR/munge.key ]]; then
         dd if=/dev/urandom of="$DIR/munge.key" bs=1024 count=1 status=none
@@ -125,22 +127,27 @@ start() {
     munged --force --key-file="$DIR/munge.key" --socket="$DIR/munge.socket" \
         --pid-file="$DIR/munged.pid" --log-file="$DIR/munged.log" \
         --seed-file="$DIR/munged.seed"
-    wait_for "munged" 40 test -s "$DIR/munged.pid"
+    wait_for "munged" 40 started "$DIR/munged.pid" munged
     echo "munged $(cat "$DIR/munged.pid")" >>"$PIDS"
     wait_for "munged's socket" 40 test -S "$DIR/munge.socket"
 
     slurmctld -f "$CONF"
-    wait_for "slurmctld" 40 test -s "$DIR/slurmctld.pid"
+    wait_for "slurmctld" 40 started "$DIR/slurmctld.pid" slurmctld
     echo "slurmctld $(cat "$DIR/slurmctld.pid")" >>"$PIDS"
 
     slurmd -f "$CONF"
-    wait_for "slurmd" 40 test -s "$DIR/slurmd.pid"
+    wait_for "slurmd" 40 started "$DIR/slurmd.pid" slurmd
     echo "slurmd $(cat "$DIR/slurmd.pid")" >>"$PIDS"
 
     # Up once the node takes jobs.
     wait_for "the node" 120 node_ready
     echo "slurm-local: up ($(tr '\n' ' ' <"$PIDS"| sed 's/ $//'))"
     echo "export SLURM_CONF=$CONF"
+}
+
+# True when a pid file names a live process of that program.
+started() {
+    [[ -s $1 ]] && alive "$(cat "$1")" "$2"
 }
 
 node_ready() {

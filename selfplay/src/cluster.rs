@@ -194,6 +194,21 @@ struct Driver<'a> {
     resubmitted: usize,
 }
 
+/// The jobs' name: the run's id and a hash of the run folder, resolved
+/// (links, `..`, a trailing slash), so that a driver started again finds its
+/// jobs however the folder is spelt.
+fn job_name(run_id: &str, dir: &Path) -> String {
+    let dir = dir
+        .canonicalize()
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
+    format!(
+        "bushka-{}-{}",
+        &run_id[..8.min(run_id.len())],
+        short_hash(&dir.display().to_string())
+    )
+}
+
 impl<'a> Driver<'a> {
     fn new(cfg: &'a ClusterConfig, run: &'a RunInfo) -> Result<Self, String> {
         let plan = Plan::new(&run.options)?;
@@ -206,12 +221,7 @@ impl<'a> Driver<'a> {
         }
         std::fs::create_dir_all(cfg.dir.join("logs"))
             .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
-        let dir = std::path::absolute(&cfg.dir).unwrap_or_else(|_| cfg.dir.clone());
-        let name = format!(
-            "bushka-{}-{}",
-            &run.id[..8.min(run.id.len())],
-            short_hash(&dir.display().to_string())
-        );
+        let name = job_name(&run.id, &cfg.dir);
         let state = Self::load_state(cfg, run)?;
         Ok(Driver {
             cfg,
@@ -573,6 +583,27 @@ pub fn run<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A driver started again with the folder spelt otherwise (a trailing
+    /// slash, `./`, `..`, a link) names its jobs as before, so it adopts them.
+    #[test]
+    fn the_job_name_does_not_depend_on_how_the_folder_is_spelt() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        std::fs::create_dir_all(run.join("logs")).unwrap();
+        let name = job_name("0123456789abcdef", &run);
+        assert!(name.starts_with("bushka-01234567-"), "{name}");
+        let slash = PathBuf::from(format!("{}/", run.display()));
+        let dots = run.join("logs").join("..");
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&run, &link).unwrap();
+        for other in [slash, dots, link, run.join(".")] {
+            assert_eq!(job_name("0123456789abcdef", &other), name, "{other:?}");
+        }
+        let elsewhere = tmp.path().join("other");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        assert_ne!(job_name("0123456789abcdef", &elsewhere), name);
+    }
 
     #[test]
     fn squeue_lines_give_task_states() {

@@ -448,7 +448,11 @@ impl MergeOutputs {
                 .and_then(|r| r.data.as_deref())
                 .is_some_and(|d| Path::new(d) == std::path::absolute(data).unwrap_or_default());
             if !named_here {
-                return refuse(data);
+                return Err(format!(
+                    "{} exists and no merged summary of run {run_id} names it: name another \
+                     file, or remove it (a merge that writes --out-json may rewrite its own data)",
+                    data.display()
+                ));
             }
         }
         Ok(())
@@ -477,6 +481,16 @@ pub fn merge<G: Game>(
     let first = set.parts.first().ok_or("no shard summaries given")?;
     out.check(&first.run.id, &set.parts)?;
     let plan = Plan::new(&first.run.options)?;
+    // Merged data needs every shard's: refused before anything is written.
+    if out.data.is_some() {
+        if let Some(p) = set.parts.iter().find(|p| p.data.is_none()) {
+            return Err(format!(
+                "{}: shard {} wrote no --data file",
+                p.json.display(),
+                p.shard
+            ));
+        }
+    }
     let mut results = Vec::new();
     engine::files::write_atomic_with(&out.pdn, |w| {
         for p in &set.parts {
@@ -567,16 +581,15 @@ fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), St
                 blocks.entry(id).or_default().push(line);
             }
             for slot in slots {
+                // Every game has its block, at least its start position
+                // (written with `--dedup` too).
                 let Some(lines) = blocks.get(&slot.id) else {
-                    if seen.is_none() {
-                        return Err(io_err(format!(
-                            "{}: no data for game {} of shard {}",
-                            path.display(),
-                            slot.id,
-                            p.shard
-                        )));
-                    }
-                    continue;
+                    return Err(io_err(format!(
+                        "{}: no data for game {} of shard {}",
+                        path.display(),
+                        slot.id,
+                        p.shard
+                    )));
                 };
                 for line in lines {
                     if let Some(seen) = seen.as_mut() {

@@ -2,7 +2,7 @@
 
 use crate::pdn::{GameRecord, PdnReader};
 use engine::data::DataLine;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -59,12 +59,11 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String>
             .unwrap_or(dir);
         dir.join(p.file_name().unwrap_or_default())
     };
-    let given: Vec<(&str, &Path, PathBuf)> = outputs
-        .iter()
-        .filter_map(|&(option, path)| path.map(|p| (option, p, key(p))))
-        .collect();
-    for (i, (a, path, k)) in given.iter().enumerate() {
-        if let Some((b, _, _)) = given[..i].iter().find(|(_, _, other)| other == k) {
+    // By key: a cluster run names three files a shard, for up to 100,000.
+    let mut seen: HashMap<PathBuf, &str> = HashMap::new();
+    for &(a, path) in outputs {
+        let Some(path) = path else { continue };
+        if let Some(b) = seen.insert(key(path), a) {
             return Err(format!(
                 "{b} and {a} name the same file {}: give each its own",
                 path.display()

@@ -284,6 +284,15 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
 
 /// The tournament `bushka selfplay` runs with these options.
 pub fn config(a: &SelfplayArgs) -> Result<Config> {
+    // A shard is only of use to `selfplay merge`: refused before it plays
+    // if it would not leave what the merge reads.
+    if let Some(shard) = a.shard {
+        if a.json.is_none() || (a.pdn.is_none() && a.data.is_none()) {
+            bail!(
+                "--shard {shard}: a shard must write --json and --pdn (or --data), which `selfplay merge` joins"
+            );
+        }
+    }
     let default_match = a.engines.is_empty();
     let engines: Vec<EngineSpec> = if default_match {
         vec![

@@ -161,12 +161,11 @@ fn four_shards_merge(dedup: bool) {
         assert!(merged["sprt"]["llr"].as_f64().unwrap().abs() > 0.0);
         if !dedup {
             // `bushka tune` reads the shard files as it reads the merged one.
-            let data_of = |files: Vec<PathBuf>| {
+            let data_of = |files: Vec<PathBuf>, out: &str| {
                 let mut a: Vec<String> = ["tune", "--data"].map(String::from).to_vec();
                 a.extend(files.iter().map(|p| s(p)));
                 a.extend(
-                    ["--out", &s(&dir.join("w.json")), "--epochs", "1", "--quiet"]
-                        .map(String::from),
+                    ["--out", &s(&dir.join(out)), "--epochs", "1", "--quiet"].map(String::from),
                 );
                 let out = run_ok(&a);
                 out.lines()
@@ -175,7 +174,28 @@ fn four_shards_merge(dedup: bool) {
                     .to_string()
             };
             let shard_data = (1..=4).map(|k| dir.join(format!("s{k}.data"))).collect();
-            assert_eq!(data_of(shard_data), data_of(vec![dir.join("merged.data")]));
+            assert_eq!(
+                data_of(shard_data, "ws.json"),
+                data_of(vec![dir.join("merged.data")], "wm.json")
+            );
+        } else {
+            // A game whose lines are missing from a shard's data is named,
+            // with --dedup too (it once dropped the game silently).
+            let path = dir.join("s1.data");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let game_of = |l: &str| {
+                engine::data::DataLine::parse(l)
+                    .ok()
+                    .map(|d| d.game.to_string())
+            };
+            let first = text.lines().find_map(game_of).unwrap();
+            let kept: Vec<&str> = text
+                .lines()
+                .filter(|l| game_of(l).as_deref() != Some(first.as_str()))
+                .collect();
+            std::fs::write(&path, kept.join("\n") + "\n").unwrap();
+            let err = run_err(&merge(&dir, "again", &shards));
+            assert!(err.contains(&format!("no data for game {first}")), "{err}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -230,7 +250,7 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     other_data[5] = s(&dir.join("mine.data"));
     let err = run_err(&other_data);
     assert!(
-        err.contains("mine.data exists and holds no merge of run"),
+        err.contains("mine.data exists and no merged summary of run"),
         "{err}"
     );
     let mut onto_shard = merge(&dir, "m2", &all);
@@ -264,9 +284,49 @@ fn bad_shards_are_refused_in_one_line() {
         let mut a = vec!["selfplay".to_string()];
         a.extend(match_args(1, 6));
         a.extend(["--shard", bad].map(String::from));
+        a.extend(
+            [
+                "--json",
+                &s(&dir.join("b.json")),
+                "--pdn",
+                &s(&dir.join("b.pdn")),
+            ]
+            .map(String::from),
+        );
         let err = run_err(&a);
         assert!(err.contains(says), "{bad}: {err}");
     }
+    // A shard that would leave nothing to merge is refused before it plays.
+    let (pdn, json) = (s(&dir.join("b.pdn")), s(&dir.join("b.json")));
+    for outputs in [vec!["--pdn", &pdn], vec!["--json", &json], vec![]] {
+        let mut a = vec!["selfplay".to_string()];
+        a.extend(match_args(1, 6));
+        a.extend(["--shard", "1/2"].map(String::from));
+        a.extend(outputs.iter().map(ToString::to_string));
+        let err = run_err(&a);
+        assert!(
+            err.contains("a shard must write --json and --pdn (or --data)"),
+            "{outputs:?}: {err}"
+        );
+    }
+    assert!(!dir.join("b.pdn").exists() && !dir.join("b.json").exists());
+    // Shards without data merged with --out-data: refused before the merged
+    // records are written.
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let mut a = vec!["selfplay".to_string()];
+            a.extend(match_args(1, 4));
+            a.extend(["--shard".to_string(), format!("{k}/2")]);
+            for ext in ["pdn", "json"] {
+                a.extend([format!("--{ext}"), s(&dir.join(format!("nd{k}.{ext}")))]);
+            }
+            run_ok(&a);
+            dir.join(format!("nd{k}.json"))
+        })
+        .collect();
+    let err = run_err(&merge(&dir, "nd", &parts));
+    assert!(err.contains("shard 1/2 wrote no --data file"), "{err}");
+    assert!(!dir.join("nd.pdn").exists() && !dir.join("nd.json").exists());
     // A summary that is not a shard's, and a file that is not a summary.
     let whole = play(&dir, "whole", &match_args(1, 2), &[]);
     let err = run_err(&merge(&dir, "m", &[whole]));
