@@ -1,4 +1,5 @@
-//! The one way this program replaces a file: atomically and durably.
+//! The one way this program replaces a file: atomically and durably; and
+//! the one way it reads a line of bounded length ([`read_line_capped`]).
 //!
 //! Weights, endgame tables, summaries, plots and rewritten data files are all
 //! written through [`write_atomic_with`]: the content goes to a fresh
@@ -11,7 +12,7 @@
 //! made by other programs is (a temporary file alone would be private).
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::Path;
 
 /// Replaces `path` with what `write` puts into the writer it is given.
@@ -74,6 +75,63 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// The longest line read from a stream of text lines (training data, an
+/// engine's output); no such line comes near it.
+pub const MAX_LINE: u64 = 1 << 20;
+
+/// What [`read_line_capped`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// The end of the input: nothing read.
+    End,
+    /// A line (its newline kept, if it had one).
+    Line,
+    /// The first `max` bytes of a longer line; the rest is still unread
+    /// ([`skip_line`] passes it).
+    TooLong,
+}
+
+/// Appends one line of at most `max` bytes to `buf`: the one way lines of
+/// bounded length are read here, so a line without an end cannot fill the
+/// memory.
+pub fn read_line_capped<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: u64,
+) -> io::Result<LineRead> {
+    let start = buf.len();
+    let n = reader.by_ref().take(max).read_until(b'\n', buf)?;
+    let cut = n as u64 == max && buf.len() > start && buf.last() != Some(&b'\n');
+    // Cut at the cap, unless the input ends right there.
+    Ok(if n == 0 {
+        LineRead::End
+    } else if cut && !reader.fill_buf()?.is_empty() {
+        LineRead::TooLong
+    } else {
+        LineRead::Line
+    })
+}
+
+/// Reads past the end of the current line.
+pub fn skip_line<R: BufRead>(reader: &mut R) -> io::Result<()> {
+    loop {
+        let (done, used) = {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, buf.len()),
+            }
+        };
+        reader.consume(used);
+        if done {
+            return Ok(());
+        }
+    }
+}
+
 /// `path` with `suffix` added to its file name (`train.data` and `.pdn`
 /// give `train.data.pdn`): a file kept beside another.
 pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
@@ -110,6 +168,26 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_read_up_to_the_cap_and_a_longer_one_is_named() {
+        let text = b"ab\ncdefgh\nij\nlast";
+        let mut r = io::BufReader::with_capacity(2, &text[..]);
+        let mut buf = Vec::new();
+        let mut next = |r: &mut io::BufReader<&[u8]>| {
+            buf.clear();
+            let read = read_line_capped(r, &mut buf, 4).unwrap();
+            (read, String::from_utf8(buf.clone()).unwrap())
+        };
+        assert_eq!(next(&mut r), (LineRead::Line, "ab\n".into()));
+        assert_eq!(next(&mut r), (LineRead::TooLong, "cdef".into()));
+        skip_line(&mut r).unwrap();
+        assert_eq!(next(&mut r), (LineRead::Line, "ij\n".into()));
+        // Exactly the cap, without a newline, at the end of the input.
+        assert_eq!(next(&mut r), (LineRead::Line, "last".into()));
+        assert_eq!(next(&mut r), (LineRead::End, String::new()));
+        skip_line(&mut r).unwrap();
+    }
 
     #[cfg(unix)]
     #[test]

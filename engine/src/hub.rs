@@ -177,16 +177,26 @@ impl<G: EvalSource> Session<G> {
             limits: self.limits,
         };
         self.stop.store(false, Relaxed);
+        let unbounded = self.limits == Limits::default();
+        let stop = Arc::clone(&self.stop);
         std::thread::Builder::new()
             .name("hub-search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let mut engine = engine
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                let result = engine.search(&*eval, &input, |info| {
-                    send(&out, &info_line(&pos, info));
-                });
+                let result = {
+                    let mut engine = engine
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    engine.search(&*eval, &input, |info| {
+                        send(&out, &info_line(&pos, info));
+                    })
+                };
+                // A search without limits answers only when stopped, also
+                // when it ended by itself (a forced result found, or the
+                // deepest depth searched).
+                while unbounded && !stop.load(Relaxed) {
+                    std::thread::sleep(WAIT_POLL);
+                }
                 let line = match result.best {
                     Some(m) => format!("done move={}", quote(&pos.move_text(&m))),
                     None => "done".to_string(),
@@ -516,6 +526,13 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut clock: Option<Clock> = None;
     for (k, v) in args {
+        if k == "infinite" {
+            // No limit: the same as `level` alone.
+            if v.is_some() {
+                return Err("level: 'infinite' takes no value".into());
+            }
+            continue;
+        }
         let v = v
             .as_deref()
             .ok_or_else(|| format!("level: '{k}' needs a value"))?;
@@ -543,7 +560,6 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
                     .get_or_insert(Clock::new(Duration::ZERO, Duration::ZERO))
                     .moves_to_go = Some(parse_in(v, 1, 10_000, "moves-to-go")? as u32);
             }
-            "infinite" => {}
             other => return Err(format!("level: unknown limit '{other}'")),
         }
     }

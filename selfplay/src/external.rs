@@ -2,11 +2,12 @@
 
 use crate::player::{Choice, Forfeit, Player};
 use crate::spec::EngineSpec;
+use engine::files::{read_line_capped, LineRead, MAX_LINE};
 use engine::hub::quote;
 use engine::record::GameRecord;
-use engine::search::{Clock, Score, MATE_BOUND, MAX_PLY};
+use engine::search::{Clock, Score, MATE_BOUND, MAX_WIN_DISTANCE};
 use engine::Game;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
@@ -15,8 +16,6 @@ use std::time::{Duration, Instant};
 const GRACE: Duration = Duration::from_secs(5);
 /// Time allowed for a depth- or node-limited move.
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
-/// The longest line read from an engine: a longer one ends the engine.
-const MAX_LINE: u64 = 1 << 20;
 /// Lines read ahead of the harness; an engine that writes faster waits.
 const LINES_AHEAD: usize = 4096;
 
@@ -146,18 +145,18 @@ impl<G: Game> ExternalPlayer<G> {
 
 /// Reads the engine's output a line at a time into `tx` until it ends: text
 /// that is not UTF-8 is read with replacement characters (and then is no
-/// command the harness knows); a line longer than [`MAX_LINE`] or a read
-/// error ends the reading, with why.
+/// command the harness knows); a line longer than [`MAX_LINE`] (a longer
+/// one ends the engine) or a read error ends the reading, with why.
 fn read_lines(mut out: impl BufRead, tx: &SyncSender<Line>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
-        let line = match out.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) => return,
-            Ok(n) if n as u64 == MAX_LINE && buf.last() != Some(&b'\n') => {
+        let line = match read_line_capped(&mut out, &mut buf, MAX_LINE) {
+            Ok(LineRead::End) => return,
+            Ok(LineRead::TooLong) => {
                 Err(format!("engine wrote a line longer than {MAX_LINE} bytes"))
             }
-            Ok(_) => {
+            Ok(LineRead::Line) => {
                 let text = String::from_utf8_lossy(&buf);
                 Ok(text.trim_end_matches(['\n', '\r']).to_string())
             }
@@ -202,10 +201,15 @@ fn value_of(line: &str, key: &str) -> Option<String> {
         .and_then(|(_, v)| v)
 }
 
-/// A score from another program: `winN`/`lossN` within the search's ply
-/// limit (else not read), centi-men held below the win scores.
+/// A score from another program: `winN`/`lossN` up to the longest distance
+/// a score holds ([`MAX_WIN_DISTANCE`]; else not read), centi-men held below
+/// the win scores.
 fn parse_score(s: &str) -> Option<Score> {
-    let plies = |n: &str| n.parse::<u32>().ok().filter(|&n| n as usize <= MAX_PLY);
+    let plies = |n: &str| {
+        n.parse::<u32>()
+            .ok()
+            .filter(|&n| i64::from(n) <= i64::from(MAX_WIN_DISTANCE))
+    };
     if let Some(n) = s.strip_prefix("win") {
         plies(n).map(Score::Win)
     } else if let Some(n) = s.strip_prefix("loss") {
@@ -327,8 +331,13 @@ mod tests {
         assert_eq!(parse_score("win7"), Some(Score::Win(7)));
         assert_eq!(parse_score("loss0"), Some(Score::Loss(0)));
         assert_eq!(parse_score("-35"), Some(Score::Cp(-35)));
-        // Beyond the ply limit a win is not a score of ours; it is not read.
-        assert_eq!(parse_score(&format!("win{}", MAX_PLY + 1)), None);
+        // Beyond the longest distance a win is not a score of ours; it is
+        // not read.
+        assert_eq!(
+            parse_score(&format!("win{MAX_WIN_DISTANCE}")),
+            Some(Score::Win(512))
+        );
+        assert_eq!(parse_score(&format!("win{}", MAX_WIN_DISTANCE + 1)), None);
         assert_eq!(parse_score("win2147483648"), None);
         assert_eq!(parse_score("loss4294967295"), None);
         // Centi-men never reach the win scores.

@@ -203,6 +203,37 @@ fn a_stop_right_behind_go_ends_the_search() {
     h.quit();
 }
 
+/// A search without limits answers only when stopped, also when it finds a
+/// forced win long before (three kings against one) and has nothing left
+/// to search; `level infinite` is `level` alone.
+#[test]
+fn an_unbounded_search_waits_for_stop_after_a_forced_win() {
+    let mut h = Hub::start();
+    h.send("pos pos=W:WKe1,Kf2,Kg3:BKd9");
+    h.send("level infinite");
+    h.send("go think");
+    let first = h.until("info");
+    assert!(!first.iter().any(|l| l.starts_with("error")), "{first:?}");
+    // Long enough for the search to have found the win and run out of depth.
+    std::thread::sleep(Duration::from_millis(1500));
+    h.send("ping");
+    let lines = h.until("pong");
+    assert!(
+        lines.iter().all(|l| l.starts_with("info ") || l == "pong"),
+        "answered before stop: {lines:?}"
+    );
+    assert!(
+        lines.iter().chain(&first).any(|l| l.contains("score=win")),
+        "{lines:?}"
+    );
+    h.send("stop");
+    let done = h.until("done").pop().unwrap();
+    assert!(done.starts_with("done move="), "{done}");
+    h.send("level infinite=1");
+    assert!(h.next().contains("'infinite' takes no value"));
+    h.quit();
+}
+
 /// The depth of an `info` line.
 fn depth_of(line: &str) -> u32 {
     line.strip_prefix("info depth=")

@@ -19,8 +19,12 @@ use worker::Worker;
 pub const MATE: i32 = 30_000;
 /// Deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
+/// The longest distance in plies a win or loss score holds: a win found by
+/// the search is at most [`MAX_PLY`] away, one read from an endgame table
+/// up to 253 plies beyond the ply where it is read; 512 covers both.
+pub const MAX_WIN_DISTANCE: i32 = 512;
 /// Scores beyond this are wins or losses with a distance.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const MATE_BOUND: i32 = MATE - MAX_WIN_DISTANCE;
 const INF: i32 = 32_000;
 
 /// A score as reported to people and protocols.

@@ -244,3 +244,25 @@ fn a_stop_asked_before_the_search_begins_is_kept() {
         );
     }
 }
+
+/// A win read from an endgame table deep in the search (its distance plus
+/// the ply, beyond the search's own 128 plies) is still a win with its
+/// distance, not a large evaluation.
+#[test]
+fn wins_as_far_as_a_table_reaches_are_wins() {
+    use engine::search::{MATE, MATE_BOUND, MAX_PLY, MAX_WIN_DISTANCE};
+    let deepest = MAX_PLY as i32 + 253;
+    assert!(deepest <= MAX_WIN_DISTANCE);
+    assert_eq!(
+        Score::from_internal(MATE - deepest),
+        Score::Win(deepest as u32)
+    );
+    assert_eq!(
+        Score::from_internal(-MATE + deepest),
+        Score::Loss(deepest as u32)
+    );
+    assert_eq!(
+        Score::from_internal(MATE_BOUND - 1),
+        Score::Cp(MATE_BOUND - 1)
+    );
+}
