@@ -1,5 +1,6 @@
 //! The tuner's integration tests, built as one test binary
 //! (`cargo test -p bushka-tuner --test tuner`); new subjects go in new modules.
 
+mod checkpoint;
 mod patterns;
 mod tuning;
