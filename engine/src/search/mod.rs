@@ -189,12 +189,18 @@ impl<G: Game> Shared<'_, G> {
     }
 
     /// Records an iteration if it is the deepest so far; returns the deepest.
+    /// Once the search is ending (`stop`), nothing more is recorded: the main
+    /// thread sets `stop` and then reports the deepest iteration, and one
+    /// that a helper finished after that would be the answer without its
+    /// `info` line. (The first iteration is always recorded: the search has
+    /// a move.)
     fn complete(&self, c: Completed<G::Move>) -> Completed<G::Move> {
         let mut best = self.best_guard();
-        if best.as_ref().is_none_or(|b| c.depth > b.depth) {
+        let ending = self.stop.load(Relaxed) && best.is_some();
+        if !ending && best.as_ref().is_none_or(|b| c.depth > b.depth) {
             *best = Some(c);
         }
-        best.clone().expect("just set")
+        best.clone().expect("set by the first iteration")
     }
 
     /// The deepest iteration completed so far.
