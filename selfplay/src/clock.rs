@@ -26,7 +26,13 @@ const MAX_SECONDS: f64 = 86_400.0;
 
 fn seconds(text: &str) -> Option<Duration> {
     let s: f64 = text.trim().parse().ok()?;
-    (s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)).then(|| Duration::from_secs_f64(s))
+    if !(s.is_finite() && (0.0..=MAX_SECONDS).contains(&s)) {
+        return None;
+    }
+    // Whole milliseconds: the records write three decimals, and a run's
+    // time control must read back from them as it was given.
+    let ms = (s * 1000.0).round();
+    ((s * 1000.0 - ms).abs() < 1e-6).then(|| Duration::from_millis(ms as u64))
 }
 
 /// Seconds with at most three decimals and no trailing zeros: `10`, `0.1`.
@@ -57,11 +63,12 @@ impl FromStr for TimeControl {
             None => (None, text),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let base = seconds(base)
-            .filter(|b| !b.is_zero())
-            .ok_or_else(|| bad("the base must be a positive number of seconds up to a day"))?;
-        let inc = seconds(inc)
-            .ok_or_else(|| bad("the increment must be a number of seconds from 0 to a day"))?;
+        let base = seconds(base).filter(|b| !b.is_zero()).ok_or_else(|| {
+            bad("the base must be a positive number of seconds up to a day, in whole milliseconds")
+        })?;
+        let inc = seconds(inc).ok_or_else(|| {
+            bad("the increment must be a number of seconds from 0 to a day, in whole milliseconds")
+        })?;
         Ok(TimeControl { moves, base, inc })
     }
 }
@@ -549,9 +556,27 @@ mod tests {
             assert_eq!(tc.to_string(), text);
         }
         for bad in [
-            "", "0+1", "x", "10+", "-1+0", "0/10", "a/10", "10+1+2", "1e99", "NaN",
+            "",
+            "0+1",
+            "x",
+            "10+",
+            "-1+0",
+            "0/10",
+            "a/10",
+            "10+1+2",
+            "1e99",
+            "NaN",
+            // Not whole milliseconds: the records could not give them back.
+            "0.0004",
+            "1.2345+0.0004",
+            "10+0.0001",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        // Whole milliseconds read back from their text, however written.
+        for text in ["0.001", "8.5+0.1", "1.234+0.001", "51+0.6"] {
+            let tc: TimeControl = text.parse().unwrap();
+            assert_eq!(tc.to_string().parse::<TimeControl>().unwrap(), tc, "{text}");
         }
     }
 

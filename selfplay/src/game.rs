@@ -208,8 +208,20 @@ pub fn play_timed<G: Game>(
     // Consecutive plies on which the mover's score backs the same winner.
     let mut agree: (Option<Color>, usize) = (None, 0);
     loop {
+        // The rules' end of the position first (a move that repeats it a
+        // third time or leaves no move ends the game so whatever the scores).
         if let Some((outcome, why)) = play.adjudicated(adj, oracle) {
             return play.end(outcome, why);
+        }
+        if let (Some(w), n) = agree {
+            if n >= adj.win_moves.saturating_mul(2) {
+                let why = format!(
+                    "adjudication: both engines score {} winning for {} moves",
+                    w.name(),
+                    adj.win_moves
+                );
+                return play.end(Outcome::Win(w), why);
+            }
         }
         let side = play.record.current().side_to_move();
         let (player, slot): (&mut dyn Player<G>, usize) = if side == Color::White {
@@ -253,29 +265,23 @@ pub fn play_timed<G: Game>(
             time: took,
         });
         play.record.push(choice.mv);
-        if let (Some(bound), Some(score)) = (adj.win_score, choice.score) {
-            let backs = if score.internal() >= bound {
-                Some(side)
-            } else if score.internal() <= -bound {
-                Some(side.opponent())
-            } else {
-                None
-            };
+        if let Some(bound) = adj.win_score {
+            // A move without a score (a random player, a program that sends
+            // none) backs no one: both engines must agree.
+            let backs = choice.score.and_then(|score| {
+                if score.internal() >= bound {
+                    Some(side)
+                } else if score.internal() <= -bound {
+                    Some(side.opponent())
+                } else {
+                    None
+                }
+            });
             agree = match (backs, agree) {
                 (Some(w), (Some(prev), n)) if w == prev => (Some(w), n + 1),
                 (Some(w), _) => (Some(w), 1),
                 (None, _) => (None, 0),
             };
-            if let (Some(w), n) = agree {
-                if n >= adj.win_moves.saturating_mul(2) {
-                    let why = format!(
-                        "adjudication: both engines score {} winning for {} moves",
-                        w.name(),
-                        adj.win_moves
-                    );
-                    return play.end(Outcome::Win(w), why);
-                }
-            }
         }
     }
 }

@@ -111,17 +111,18 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
     );
     let (mut offset, mut end) = (0u64, 0u64);
     let mut ends = GameEnds::default();
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         line.clear();
+        // Bytes, not text: a write cut inside a character is no error here.
         let n = reader
-            .read_line(&mut line)
+            .read_until(b'\n', &mut line)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         if n == 0 {
             break;
         }
         offset += n as u64;
-        if ends.ends_game(&line) {
+        if ends.ends_game(&String::from_utf8_lossy(&line)) {
             end = offset;
         }
     }
@@ -271,6 +272,26 @@ mod tests {
         assert_eq!(complete_games(&text), [one, two]);
         assert_eq!(complete_games(one.trim_end()), Vec::<&str>::new());
         assert!(complete_games("").is_empty());
+    }
+
+    /// A write cut inside a character (a name in UTF-8) is a torn game like
+    /// any other: cut off, the whole games before it kept.
+    #[test]
+    fn a_game_cut_inside_a_character_is_cut_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.pdn");
+        let whole = "[Round \"1\"]\n[White \"ä\"]\n\n1. e23 1-0\n\n";
+        let mut bytes = whole.as_bytes().to_vec();
+        bytes.extend_from_slice(b"[Round \"2\"]\n[White \"\xC3");
+        std::fs::write(&path, &bytes).unwrap();
+        let mut rounds = Vec::new();
+        recover_pdn(&path, |g| {
+            rounds.push(g.round);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(rounds, ["1"]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
     }
 
     #[test]

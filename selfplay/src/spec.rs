@@ -171,7 +171,14 @@ impl EngineSpec {
             return Err(SpecError::NoName(text.to_string()));
         }
         spec.kind = match (kind.as_deref(), cmd) {
-            (_, Some(c)) => Kind::External(c),
+            (Some(k), Some(_)) => {
+                return Err(SpecError::BadValue(
+                    "kind".into(),
+                    k.into(),
+                    "a program given by cmd= is its own kind: give one of kind= and cmd=",
+                ))
+            }
+            (None, Some(c)) => Kind::External(c),
             (None | Some("search"), None) => Kind::Search,
             (Some("material"), None) => Kind::Material,
             (Some("random"), None) => Kind::Random,
@@ -294,6 +301,8 @@ mod tests {
             "name=a,depth=x",
             "name=a,speed=3",
             "name=a,kind=alien",
+            "name=a,kind=random,cmd=x",
+            "name=a,kind=search,cmd=x",
             "name=a,cmd=\"x",
             "name=a,noequals",
             "name=a,tc=0",

@@ -347,6 +347,17 @@ impl<'a> Tally<'a> {
         (self.pairings.len() == 1).then(|| (s.llr(&self.pairings[0].penta), s))
     }
 
+    /// The SPRT's decision with the games so far, if it has one (a shard
+    /// plays its whole part: the test is decided over merged shards).
+    pub(crate) fn decision(&self) -> Option<Decision> {
+        if self.cfg.shard.is_some() {
+            return None;
+        }
+        let (llr, s) = self.sprt()?;
+        let status = s.status(llr);
+        (status != SprtStatus::Continue).then_some((status, llr, self.done))
+    }
+
     /// The live line: score, Elo and LLR of the first pairing.
     pub(crate) fn progress_message(&self) -> String {
         let p = &self.pairings[0];
@@ -648,15 +659,17 @@ where
     let slots = part(&all, cfg.shard)?;
     let mut tally = Tally::new(cfg, &all);
     let mut outputs = Outputs::open(cfg, &run.id)?;
-    let finished = if cfg.resume {
+    let (finished, decided_before) = if cfg.resume {
         resume::<G>(cfg, slots, &mut tally, &mut outputs)?
     } else {
-        HashSet::new()
+        (HashSet::new(), None)
     };
     outputs.start_appending(cfg)?;
+    // A run whose SPRT was decided plays nothing more when resumed: the
+    // decision is found again where it was taken, the games in their order.
     let pending: Vec<Slot> = slots
         .iter()
-        .filter(|s| !finished.contains(&s.id))
+        .filter(|s| !finished.contains(&s.id) && decided_before.is_none())
         .copied()
         .collect();
     let bar = progress_bar(cfg, slots.len(), &tally);
@@ -670,7 +683,7 @@ where
         &bar,
     );
     bar.finish_and_clear();
-    let decided = played?;
+    let decided = decided_before.or(played?);
     finish(cfg, &tally, decided, run)
 }
 
@@ -752,11 +765,12 @@ fn resume<G: Game>(
     slots: &[Slot],
     tally: &mut Tally,
     outputs: &mut Outputs,
-) -> Result<HashSet<u64>, String> {
+) -> Result<(HashSet<u64>, Option<Decision>), String> {
     let pdn = cfg
         .pdn
         .as_ref()
         .ok_or("--resume needs the --pdn file of the run")?;
+    let mut decided = None;
     let by_id: HashMap<u64, &Slot> = slots.iter().map(|s| (s.id, s)).collect();
     let mut finished: HashSet<u64> = HashSet::new();
     recover_pdn(pdn, |rec| {
@@ -804,6 +818,9 @@ fn resume<G: Game>(
             }
             tally.add(slot, outcome);
             tally.resumed += 1;
+            if decided.is_none() {
+                decided = tally.decision();
+            }
         }
         Ok(())
     })?;
@@ -818,7 +835,7 @@ fn resume<G: Game>(
         })
         .map_err(|e| format!("{e} (game records: {})", pdn.display()))?;
     }
-    Ok(finished)
+    Ok((finished, decided))
 }
 
 /// The live progress bar (hidden unless asked for), starting at the games
@@ -908,11 +925,9 @@ where
             }
             bar.set_position(tally.done);
             bar.set_message(tally.progress_message());
-            // A shard plays its whole part: the SPRT is decided over merged shards.
-            if let Some((llr, s)) = tally.sprt().filter(|_| cfg.shard.is_none()) {
-                let status = s.status(llr);
-                if status != SprtStatus::Continue && decided.is_none() {
-                    decided = Some((status, llr, tally.done));
+            if decided.is_none() {
+                if let Some(d) = tally.decision() {
+                    decided = Some(d);
                     stop.store(true, Relaxed);
                 }
             }

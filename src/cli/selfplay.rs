@@ -311,6 +311,12 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     if engines.len() < 2 {
         bail!("--engine given once: a tournament needs at least two engines");
     }
+    if a.sprt.is_some() && engines.len() > 2 {
+        bail!(
+            "--sprt is for a match of two engines, not {} (a round robin or gauntlet gives joint ratings instead)",
+            engines.len()
+        );
+    }
     let book = match (&a.openings, &a.openings_pdn) {
         (Some(p), _) => std::fs::read_to_string(p)
             .with_context(|| format!("cannot read --openings {}", p.display()))?,

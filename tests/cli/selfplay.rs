@@ -370,3 +370,119 @@ fn on_a_clock_the_harness_waits_for_the_whole_clock() {
     assert!(!text.contains("time forfeit"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Win adjudication needs both engines' scores: a random player gives none,
+/// so its games are never adjudicated by its opponent's scores alone; two
+/// engines that score are.
+#[test]
+fn win_adjudication_needs_both_engines_scores() {
+    let dir = temp_dir("adjudicate-win");
+    let count = |pdn: &Path| {
+        std::fs::read_to_string(pdn)
+            .unwrap()
+            .matches("both engines score")
+            .count()
+    };
+    let lone = dir.join("lone.pdn");
+    run_ok(&[
+        "selfplay",
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=r,kind=random",
+        "--games",
+        "6",
+        "--adjudicate-win",
+        "100,2",
+        "--quiet",
+        "--pdn",
+        lone.to_str().unwrap(),
+    ]);
+    assert_eq!(count(&lone), 0);
+    let both = dir.join("both.pdn");
+    run_ok(&[
+        "selfplay",
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=b,kind=material,depth=1",
+        "--games",
+        "6",
+        "--adjudicate-win",
+        "1,1",
+        "--quiet",
+        "--pdn",
+        both.to_str().unwrap(),
+    ]);
+    assert!(count(&both) > 0);
+    // Every record's result is one the rules allow where it ends.
+    for pdn in [&lone, &both] {
+        run_ok(&["pdn", "check", pdn.to_str().unwrap()]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run whose SPRT decided plays nothing more when resumed: the same
+/// games, the same decision at the same game.
+#[test]
+fn a_decided_run_resumed_plays_no_more_games() {
+    let dir = temp_dir("sprt-resume");
+    let (pdn, json) = (dir.join("s.pdn"), dir.join("s.json"));
+    let args = [
+        "selfplay",
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=r,kind=random",
+        "--games",
+        "400",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0,elo1=200,alpha=0.05,beta=0.05",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    run_ok(&args);
+    let sprt = |j: &Path| -> serde_json::Value {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(j).unwrap()).unwrap();
+        v["sprt"].clone()
+    };
+    let (games, decided) = (games_written(&pdn), sprt(&json));
+    assert!(games < 400, "{games}");
+    assert!(!decided.is_null());
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    for _ in 0..2 {
+        let mut again = args.to_vec();
+        again.push("--resume");
+        run_ok(&again);
+        assert_eq!(std::fs::read_to_string(&pdn).unwrap(), text);
+        assert_eq!(sprt(&json), decided);
+    }
+    // An SPRT is for a match of two: three engines are refused.
+    let o = Command::new(bin())
+        .args([
+            "selfplay",
+            "--engine",
+            "name=a,depth=1",
+            "--engine",
+            "name=b,depth=1",
+            "--engine",
+            "name=c,depth=1",
+            "--sprt",
+            "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--sprt is for a match of two engines, not 3"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
