@@ -84,3 +84,22 @@ fn shipped_weights_are_symmetric() {
         fuzz_support::check_weights(&w);
     }
 }
+
+/// The `pattern_weights` target's corpus: refused in one line, or written
+/// back byte for byte and read back equal.
+#[test]
+fn corpus_pattern_weights() {
+    run_corpus("pattern_weights", |data| {
+        for kind in [GameKind::Bushka, GameKind::Bashnya] {
+            match engine::eval::PatternWeights::from_bytes(kind, data) {
+                Ok(w) => {
+                    assert_eq!(w.to_bytes(), data, "binary weights round trip");
+                    let back = engine::eval::PatternWeights::from_bytes(kind, &w.to_bytes())
+                        .expect("own file");
+                    assert_eq!(back, w);
+                }
+                Err(e) => assert!(!e.to_string().contains('\n'), "{e}"),
+            }
+        }
+    });
+}

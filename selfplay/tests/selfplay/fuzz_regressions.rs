@@ -53,3 +53,26 @@ fn pdn_glued_move_number_then_digit() {
     assert_eq!(moves, Some(vec!["f45".to_string(), "gf5".to_string()]));
     assert_round_trips("1. 12.f45! 13...gf5 1-0");
 }
+
+/// The `pdn` target's corpus (`fuzz/corpus/pdn`): every record read writes
+/// back as one record that reads back the same, and replays (or is refused)
+/// in both games without a panic.
+#[test]
+fn the_pdn_fuzz_corpus_reads_writes_back_and_replays() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/pdn");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
+        let r = std::panic::catch_unwind(|| {
+            assert_round_trips(&String::from_utf8_lossy(&data));
+            for rec in PdnReader::new(&data[..]).take(64).flatten() {
+                let _ = selfplay::pdn::replay::<engine::bushka::Position>(&rec);
+                let _ = selfplay::pdn::replay::<engine::bashnya::Position>(&rec);
+            }
+        });
+        assert!(r.is_ok(), "fuzz input {} fails", path.display());
+        files += 1;
+    }
+    assert!(files > 100, "{files} inputs");
+}
