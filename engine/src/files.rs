@@ -1,5 +1,5 @@
 //! The one way this program replaces a file: atomically and durably; and
-//! the one way it reads a line of bounded length ([`read_line_capped`]).
+//! a reader of lines of bounded length ([`read_line_capped`]).
 //!
 //! Weights, endgame tables, summaries, plots and rewritten data files are all
 //! written through [`write_atomic_with`]: the content goes to a fresh
@@ -91,25 +91,28 @@ pub enum LineRead {
     TooLong,
 }
 
-/// Appends one line of at most `max` bytes to `buf`: the one way lines of
-/// bounded length are read here, so a line without an end cannot fill the
-/// memory.
+/// Appends one line of at most `max` bytes (its newline not counted) to
+/// `buf`: the way the engine driver and the tuner read lines of bounded
+/// length, so a line without an end cannot fill the memory.
 pub fn read_line_capped<R: BufRead>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     max: u64,
 ) -> io::Result<LineRead> {
     let start = buf.len();
-    let n = reader.by_ref().take(max).read_until(b'\n', buf)?;
-    let cut = n as u64 == max && buf.len() > start && buf.last() != Some(&b'\n');
-    // Cut at the cap, unless the input ends right there.
-    Ok(if n == 0 {
-        LineRead::End
-    } else if cut && !reader.fill_buf()?.is_empty() {
-        LineRead::TooLong
-    } else {
-        LineRead::Line
-    })
+    // One byte past the cap tells a longer line without waiting for more
+    // input (an engine's pipe may stay open and silent).
+    let n = reader.by_ref().take(max + 1).read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(LineRead::End);
+    }
+    let ended = buf.last() == Some(&b'\n');
+    let content = n as u64 - u64::from(ended);
+    if content > max {
+        buf.truncate(start + max as usize);
+        return Ok(LineRead::TooLong);
+    }
+    Ok(LineRead::Line)
 }
 
 /// Reads past the end of the current line.
@@ -171,7 +174,7 @@ mod tests {
 
     #[test]
     fn lines_are_read_up_to_the_cap_and_a_longer_one_is_named() {
-        let text = b"ab\ncdefgh\nij\nlast";
+        let text = b"ab\nwxyz\ncdefgh\nij\nlast";
         let mut r = io::BufReader::with_capacity(2, &text[..]);
         let mut buf = Vec::new();
         let mut next = |r: &mut io::BufReader<&[u8]>| {
@@ -180,6 +183,8 @@ mod tests {
             (read, String::from_utf8(buf.clone()).unwrap())
         };
         assert_eq!(next(&mut r), (LineRead::Line, "ab\n".into()));
+        // Exactly the cap, and its newline.
+        assert_eq!(next(&mut r), (LineRead::Line, "wxyz\n".into()));
         assert_eq!(next(&mut r), (LineRead::TooLong, "cdef".into()));
         skip_line(&mut r).unwrap();
         assert_eq!(next(&mut r), (LineRead::Line, "ij\n".into()));

@@ -525,12 +525,14 @@ fn seconds(value: &str, what: &str) -> Result<Duration, String> {
 fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut clock: Option<Clock> = None;
+    let mut infinite = false;
     for (k, v) in args {
         if k == "infinite" {
             // No limit: the same as `level` alone.
             if v.is_some() {
                 return Err("level: 'infinite' takes no value".into());
             }
+            infinite = true;
             continue;
         }
         let v = v
@@ -564,6 +566,9 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
         }
     }
     l.clock = clock;
+    if infinite && l != Limits::default() {
+        return Err("level: 'infinite' with a limit: give one or the other".into());
+    }
     Ok(l)
 }
 

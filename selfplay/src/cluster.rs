@@ -586,6 +586,7 @@ mod tests {
 
     /// A driver started again with the folder spelt otherwise (a trailing
     /// slash, `./`, `..`, a link) names its jobs as before, so it adopts them.
+    #[cfg(unix)]
     #[test]
     fn the_job_name_does_not_depend_on_how_the_folder_is_spelt() {
         let tmp = tempfile::tempdir().unwrap();

@@ -136,11 +136,14 @@ impl<G: Game> Play<G> {
         self.end(Outcome::Win(loser.opponent()), reason)
     }
 
-    /// The end the harness's rules give the current position, if any.
+    /// The end the harness's rules give the current position, if any: the
+    /// game's rules, the endgame tables, then `agreed` (a win both engines'
+    /// scores back), then the plies limits.
     fn adjudicated(
         &self,
         adj: &Adjudication,
         oracle: Option<&dyn Oracle<G>>,
+        agreed: Option<Color>,
     ) -> Option<(Outcome, String)> {
         if let Some((outcome, why)) = self.record.outcome() {
             return Some((outcome, why.describe().to_string()));
@@ -167,6 +170,14 @@ impl<G: Game> Play<G> {
                     "adjudication: endgame table, draw".to_string(),
                 ),
             });
+        }
+        if let Some(w) = agreed {
+            let why = format!(
+                "adjudication: both engines score {} winning for {} moves",
+                w.name(),
+                adj.win_moves
+            );
+            return Some((Outcome::Win(w), why));
         }
         if self.record.len() >= adj.max_plies {
             return Some((
@@ -208,20 +219,13 @@ pub fn play_timed<G: Game>(
     // Consecutive plies on which the mover's score backs the same winner.
     let mut agree: (Option<Color>, usize) = (None, 0);
     loop {
-        // The rules' end of the position first (a move that repeats it a
-        // third time or leaves no move ends the game so whatever the scores).
-        if let Some((outcome, why)) = play.adjudicated(adj, oracle) {
+        // The rules' end of the position comes before the scores' (a move
+        // that repeats it a third time or leaves no move ends the game so).
+        let agreed = agree
+            .0
+            .filter(|_| agree.1 >= adj.win_moves.saturating_mul(2));
+        if let Some((outcome, why)) = play.adjudicated(adj, oracle, agreed) {
             return play.end(outcome, why);
-        }
-        if let (Some(w), n) = agree {
-            if n >= adj.win_moves.saturating_mul(2) {
-                let why = format!(
-                    "adjudication: both engines score {} winning for {} moves",
-                    w.name(),
-                    adj.win_moves
-                );
-                return play.end(Outcome::Win(w), why);
-            }
         }
         let side = play.record.current().side_to_move();
         let (player, slot): (&mut dyn Player<G>, usize) = if side == Color::White {

@@ -222,7 +222,22 @@ fn check_files(args: &TuneArgs) -> Result<()> {
     // A fit stopped before its end is not replaced without --resume; a
     // finished one is (its weights are written).
     let checkpoint = beside(&args.out, "checkpoint");
-    if !args.resume && selfplay::output::has_content(&checkpoint) {
+    if args.resume {
+        match tuner::Checkpoint::read(&checkpoint) {
+            Ok(Some(c)) if c.epoch > args.epochs as usize => anyhow::bail!(
+                "{} is at epoch {}, past --epochs {}",
+                checkpoint.display(),
+                c.epoch,
+                args.epochs
+            ),
+            Ok(Some(_)) => {}
+            Ok(None) => eprintln!(
+                "warning: --resume: no {}, the fit starts afresh",
+                checkpoint.display()
+            ),
+            Err(e) => anyhow::bail!("{e}: remove it, or name another --out"),
+        }
+    } else if selfplay::output::has_content(&checkpoint) {
         match tuner::Checkpoint::read(&checkpoint) {
             Ok(Some(c)) if c.finished() => {}
             Ok(Some(c)) => anyhow::bail!(

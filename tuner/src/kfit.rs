@@ -19,15 +19,11 @@ pub fn result_loss(evals: &[f64], results: &[f64], k: f64) -> f64 {
     if evals.is_empty() {
         return f64::NAN;
     }
-    let sum: f64 = evals
-        .par_iter()
-        .zip(results)
-        .with_min_len(8192)
-        .map(|(&e, &r)| {
-            let d = sigmoid(k * e / 100.0) - r;
-            d * d
-        })
-        .sum();
+    // In fixed parts: the fitted k is the same whatever the threads.
+    let sum = crate::model::sum_in_parts(0..evals.len().min(results.len()), |i| {
+        let d = sigmoid(k * evals[i] / 100.0) - results[i];
+        d * d
+    });
     sum / evals.len() as f64
 }
 

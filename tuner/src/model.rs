@@ -52,15 +52,42 @@ pub fn loss(data: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) ->
     if count == 0 || w.len() < data.param_count() {
         return f64::NAN;
     }
-    let sum: f64 = range
-        .into_par_iter()
-        .with_min_len(JOB)
-        .map(|i| {
-            let d = sigmoid(k * eval(data, w, i) / 100.0) - data.target(i) as f64;
-            d * d
-        })
-        .sum();
+    let sum = sum_in_parts(range, |i| {
+        let d = sigmoid(k * eval(data, w, i) / 100.0) - data.target(i) as f64;
+        d * d
+    });
     sum / count as f64
+}
+
+/// The most parts a range is summed in (each part of a gradient holds a
+/// whole gradient vector).
+const MAX_PARTS: usize = 32;
+
+/// The parts a range is summed in: `JOB` positions or more each, at most
+/// [`MAX_PARTS`], fixed by the range alone. Each part is summed in order and
+/// the parts' sums are added in order, so a loss or a gradient comes out the
+/// same to the bit whatever the number of threads (rayon's own splitting
+/// depends on them, and a resumed fit must find the losses it started from).
+pub fn parts(range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
+    let n = range.len();
+    let k = n.div_ceil(JOB).clamp(1, MAX_PARTS);
+    let size = n.div_ceil(k).max(1);
+    (0..k)
+        .map(|p| {
+            let a = (range.start + p * size).min(range.end);
+            a..(a + size).min(range.end)
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// The sum of `f` over a range, in [`parts`] computed in parallel.
+pub fn sum_in_parts(range: std::ops::Range<usize>, f: impl Fn(usize) -> f64 + Sync) -> f64 {
+    let partial: Vec<f64> = parts(range)
+        .into_par_iter()
+        .map(|part| part.map(&f).sum::<f64>())
+        .collect();
+    partial.iter().sum()
 }
 
 /// Mean squared error over the whole set.
@@ -87,12 +114,11 @@ pub fn loss_and_gradient(
         return f64::NAN;
     }
     let scale = k / 100.0;
-    let (sum, buf) = range
+    // Each part its own sum and gradient, added in order (see [`parts`]).
+    let partial: Vec<(f64, Vec<f64>)> = parts(range)
         .into_par_iter()
-        .with_min_len(JOB)
-        .fold(
-            || (0.0f64, vec![0.0f64; len]),
-            |(mut sum, mut buf), i| {
+        .map(|part| {
+            part.fold((0.0f64, vec![0.0f64; len]), |(mut sum, mut buf), i| {
                 let s = sigmoid(scale * eval(data, w, i));
                 let d = s - data.target(i) as f64;
                 sum += d * d;
@@ -117,15 +143,14 @@ pub fn loss_and_gradient(
                     }
                 }
                 (sum, buf)
-            },
-        )
-        .reduce(
-            || (0.0, vec![0.0; len]),
-            |(s1, mut b1), (s2, b2)| {
-                b1.iter_mut().zip(&b2).for_each(|(a, b)| *a += b);
-                (s1 + s2, b1)
-            },
-        );
+            })
+        })
+        .collect();
+    let (mut sum, mut buf) = (0.0f64, vec![0.0f64; len]);
+    for (s, b) in &partial {
+        sum += s;
+        buf.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+    }
     let inv = 1.0 / count as f64;
     for (g, b) in grad.iter_mut().zip(&buf) {
         *g = b * inv;

@@ -470,7 +470,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         if let Some(path) = &cfg.checkpoint {
             if epoch == cfg.epochs || saved.elapsed() >= CHECKPOINT_EVERY {
                 let (m, v, steps) = trainer.moments();
-                Checkpoint {
+                let written = Checkpoint {
                     key: key.clone(),
                     epoch,
                     planned: cfg.epochs,
@@ -482,7 +482,12 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
                     best: best.2.clone(),
                     curve: curve.clone(),
                 }
-                .write(path)?;
+                .write(path);
+                // A checkpoint that cannot be written (a full disk) costs
+                // only itself: the fit and its result go on.
+                if let Err(e) = written {
+                    bar.suspend(|| eprintln!("warning: no checkpoint: {e}"));
+                }
                 saved = Instant::now();
             }
         }

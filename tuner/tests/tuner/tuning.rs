@@ -506,3 +506,34 @@ fn tuned_weights_round_trip_through_the_file() {
     let names = <Position as Features>::NAMES;
     assert_eq!(back.names(), names);
 }
+
+/// Losses, gradients and the fitted k are the same to the bit whatever the
+/// number of threads, on a set large enough to be split: a fit resumed on
+/// another machine finds the losses it started from, and goes on alike.
+#[test]
+fn sums_do_not_depend_on_the_threads() {
+    let truth = random_params(24, 40, 9);
+    let data = synthetic(&spec(70_000), &truth, 1.0);
+    let w = random_params(24, 30, 10);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut grad = vec![0.0; w.len()];
+            let l = loss_and_gradient(&data, &w, 1.3, 0..data.len(), &mut grad);
+            let bits: Vec<u64> = grad.iter().map(|g| g.to_bits()).collect();
+            (
+                l.to_bits(),
+                loss_all(&data, &w, 1.3).to_bits(),
+                fit_k(&data, &w).to_bits(),
+                bits,
+            )
+        })
+    };
+    let one = run(1);
+    for threads in [2, 3, 5] {
+        assert!(run(threads) == one, "{threads} threads");
+    }
+}
