@@ -102,7 +102,10 @@ pub fn read_line_capped<R: BufRead>(
     let start = buf.len();
     // One byte past the cap tells a longer line without waiting for more
     // input (an engine's pipe may stay open and silent).
-    let n = reader.by_ref().take(max + 1).read_until(b'\n', buf)?;
+    let n = reader
+        .by_ref()
+        .take(max.saturating_add(1))
+        .read_until(b'\n', buf)?;
     if n == 0 {
         return Ok(LineRead::End);
     }

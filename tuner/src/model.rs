@@ -63,8 +63,9 @@ pub fn loss(data: &Dataset, w: &[f64], k: f64, range: std::ops::Range<usize>) ->
 /// whole gradient vector).
 const MAX_PARTS: usize = 32;
 
-/// The parts a range is summed in: `JOB` positions or more each, at most
-/// [`MAX_PARTS`], fixed by the range alone. Each part is summed in order and
+/// The parts a range is summed in: about `JOB` positions or more each (a
+/// range a little over `JOB` splits in two halves), at most [`MAX_PARTS`],
+/// fixed by the range alone. Each part is summed in order and
 /// the parts' sums are added in order, so a loss or a gradient comes out the
 /// same to the bit whatever the number of threads (rayon's own splitting
 /// depends on them, and a resumed fit must find the losses it started from).
@@ -146,14 +147,14 @@ pub fn loss_and_gradient(
             })
         })
         .collect();
-    let (mut sum, mut buf) = (0.0f64, vec![0.0f64; len]);
+    // Into `grad` (zeroed above), part after part: the same additions in
+    // the same order as into a fresh vector.
+    let mut sum = 0.0f64;
     for (s, b) in &partial {
         sum += s;
-        buf.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+        grad[..len].iter_mut().zip(b).for_each(|(a, b)| *a += b);
     }
     let inv = 1.0 / count as f64;
-    for (g, b) in grad.iter_mut().zip(&buf) {
-        *g = b * inv;
-    }
+    grad[..len].iter_mut().for_each(|g| *g *= inv);
     sum * inv
 }
