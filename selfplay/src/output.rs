@@ -274,6 +274,17 @@ mod tests {
         assert!(complete_games("").is_empty());
     }
 
+    /// The rounds of the games `recover_pdn` keeps.
+    fn rounds_recovered(path: &Path) -> Vec<String> {
+        let mut rounds = Vec::new();
+        recover_pdn(path, |g| {
+            rounds.push(g.round);
+            Ok(())
+        })
+        .unwrap();
+        rounds
+    }
+
     /// A write cut inside a character (a name in UTF-8) is a torn game like
     /// any other: cut off, the whole games before it kept.
     #[test]
@@ -284,13 +295,7 @@ mod tests {
         let mut bytes = whole.as_bytes().to_vec();
         bytes.extend_from_slice(b"[Round \"2\"]\n[White \"\xC3");
         std::fs::write(&path, &bytes).unwrap();
-        let mut rounds = Vec::new();
-        recover_pdn(&path, |g| {
-            rounds.push(g.round);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(rounds, ["1"]);
+        assert_eq!(rounds_recovered(&path), ["1"]);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
     }
 
@@ -303,13 +308,7 @@ mod tests {
         let err = recover_pdn(&path, |_| Err("not this run".into())).unwrap_err();
         assert_eq!(err, "not this run");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-        let mut rounds = Vec::new();
-        recover_pdn(&path, |g| {
-            rounds.push(g.round);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(rounds, ["1"]);
+        assert_eq!(rounds_recovered(&path), ["1"]);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "[Round \"1\"]\n\n1. e23 1-0\n\n"

@@ -383,37 +383,28 @@ fn win_adjudication_needs_both_engines_scores() {
             .matches("both engines score")
             .count()
     };
-    let lone = dir.join("lone.pdn");
-    run_ok(&[
-        "selfplay",
-        "--engine",
-        "name=a,depth=2",
-        "--engine",
-        "name=r,kind=random",
-        "--games",
-        "6",
-        "--adjudicate-win",
-        "100,2",
-        "--quiet",
-        "--pdn",
-        lone.to_str().unwrap(),
-    ]);
+    // Six games of a depth-2 engine against `opponent`, adjudicated by `win`.
+    let play = |name: &str, opponent: &str, win: &str| {
+        let pdn = dir.join(name);
+        run_ok(&[
+            "selfplay",
+            "--engine",
+            "name=a,depth=2",
+            "--engine",
+            opponent,
+            "--games",
+            "6",
+            "--adjudicate-win",
+            win,
+            "--quiet",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        pdn
+    };
+    let lone = play("lone.pdn", "name=r,kind=random", "100,2");
     assert_eq!(count(&lone), 0);
-    let both = dir.join("both.pdn");
-    run_ok(&[
-        "selfplay",
-        "--engine",
-        "name=a,depth=2",
-        "--engine",
-        "name=b,kind=material,depth=1",
-        "--games",
-        "6",
-        "--adjudicate-win",
-        "1,1",
-        "--quiet",
-        "--pdn",
-        both.to_str().unwrap(),
-    ]);
+    let both = play("both.pdn", "name=b,kind=material,depth=1", "1,1");
     assert!(count(&both) > 0);
     // Every record's result is one the rules allow where it ends.
     for pdn in [&lone, &both] {

@@ -56,11 +56,9 @@ pub struct Checkpoint {
     pub curve: Vec<EpochLoss>,
 }
 
-/// FNV-1a over `bytes`.
+/// FNV-1a over `bytes` ([`engine::zobrist::fnv1a`]).
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, bytes)
 }
 
 impl Checkpoint {
