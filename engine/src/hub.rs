@@ -8,6 +8,7 @@
 //! is answered at once when nothing waits.
 
 use crate::eval::{EvalSource, SharedEval};
+use crate::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use crate::game::{Game, GameKind};
 use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
 use crate::tt::HashSize;
@@ -581,6 +582,33 @@ fn command_of(line: &str) -> Option<String> {
     tokenize(line).ok().map(|(cmd, _)| cmd)
 }
 
+/// The next input line without its line break (`None` at the end of the
+/// input). A line longer than [`MAX_LINE`] bytes is passed over and read as
+/// an error, so one line without an end cannot fill the memory.
+fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    match read_line_capped(input, &mut buf, MAX_LINE)? {
+        LineRead::End => return Ok(None),
+        LineRead::TooLong => {
+            skip_line(input)?;
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("line longer than {MAX_LINE} bytes"),
+            ));
+        }
+        LineRead::Line => {}
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// Runs the protocol until `quit` or the end of the input. At the end of
 /// the input the commands still waiting are handled in turn, a search
 /// without a limit is stopped and one with a limit finishes and prints its
@@ -590,10 +618,15 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
     let reader = std::thread::Builder::new()
         .name("hub-input".into())
         .spawn(move || {
-            for line in input.lines() {
-                // Text that is not UTF-8 is one bad line; any other read
-                // error ends the input.
+            let mut input = input;
+            loop {
+                let line = next_line(&mut input);
+                // A line too long or not UTF-8 is one bad line; any other
+                // read error ends the input.
                 let fatal = matches!(&line, Err(e) if e.kind() != std::io::ErrorKind::InvalidData);
+                let Some(line) = line.transpose() else {
+                    return;
+                };
                 if tx.send(line).is_err() || fatal {
                     return;
                 }
@@ -672,6 +705,28 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_overlong_or_undecodable_line_is_one_bad_line() {
+        let mut text = b"ping\r\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE as usize + 10));
+        text.extend(b"\n\xff\xfe\nping\n");
+        let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+        run(std::io::Cursor::new(text), buf.clone());
+        let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "pong",
+                &format!(
+                    "error message=\"unreadable input line: line longer than {MAX_LINE} bytes\""
+                ) as &str,
+                "error message=\"unreadable input line: not UTF-8 text\"",
+                "pong"
+            ]
+        );
+    }
 
     #[test]
     fn tokenizer_reads_quotes_and_flags() {

@@ -9,6 +9,7 @@
 //! position in `[FEN "..."]` (the position text of docs/rules.md 1.8 / 2.5), and
 //! keep harness details such as `[Termination "..."]` as extra tags.
 
+use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use engine::game::strip_annotations;
 use engine::{Color, Game, GameKind, MoveError, MoveList, Outcome, PositionError};
 use std::collections::BTreeMap;
@@ -314,6 +315,12 @@ pub enum PdnError {
         /// The underlying error.
         source: io::Error,
     },
+    /// A line longer than [`MAX_LINE`] bytes (its game is skipped).
+    #[error("line {line}: longer than {MAX_LINE} bytes")]
+    LineTooLong {
+        /// The offending line.
+        line: usize,
+    },
     /// A line that is not UTF-8.
     #[error("line {line}: not valid UTF-8")]
     InvalidUtf8 {
@@ -377,6 +384,7 @@ impl PdnError {
         match self {
             PdnError::Io { line, .. }
             | PdnError::InvalidUtf8 { line }
+            | PdnError::LineTooLong { line }
             | PdnError::BadTag { line, .. }
             | PdnError::BadResult { line, .. }
             | PdnError::ResultMismatch { line, .. }
@@ -387,12 +395,13 @@ impl PdnError {
     }
 }
 
-/// One input line: its number, its text (lossily decoded) and whether it
-/// was valid UTF-8.
+/// One input line: its number, its text (lossily decoded), whether it
+/// was valid UTF-8 and whether it was cut at [`MAX_LINE`] bytes.
 struct Line {
     number: usize,
     text: String,
     valid: bool,
+    too_long: bool,
 }
 
 impl Line {
@@ -449,16 +458,21 @@ impl<R: BufRead> PdnReader<R> {
             return Ok(Some(line));
         }
         self.buffer.clear();
-        let read = self
-            .input
-            .read_until(b'\n', &mut self.buffer)
-            .map_err(|source| PdnError::Io {
-                line: self.line_number + 1,
-                source,
-            })?;
-        if read == 0 {
-            return Ok(None);
-        }
+        let io = |source| PdnError::Io {
+            line: self.line_number + 1,
+            source,
+        };
+        // A line has at most MAX_LINE bytes, so one without an end cannot
+        // fill the memory; the rest of a longer one is passed over.
+        let too_long = match read_line_capped(&mut self.input, &mut self.buffer, MAX_LINE) {
+            Ok(LineRead::End) => return Ok(None),
+            Ok(LineRead::Line) => false,
+            Ok(LineRead::TooLong) => {
+                skip_line(&mut self.input).map_err(io)?;
+                true
+            }
+            Err(e) => return Err(io(e)),
+        };
         self.line_number += 1;
         while matches!(self.buffer.last(), Some(b'\n' | b'\r')) {
             self.buffer.pop();
@@ -475,6 +489,7 @@ impl<R: BufRead> PdnReader<R> {
             number: self.line_number,
             text,
             valid,
+            too_long,
         }))
     }
 
@@ -504,6 +519,10 @@ impl<R: BufRead> PdnReader<R> {
         let mut last_line = self.line_number;
         while let Some(line) = self.next_line()? {
             last_line = line.number;
+            if line.too_long {
+                self.recovering = Some(line.is_tag());
+                return Err(PdnError::LineTooLong { line: line.number });
+            }
             if !line.valid {
                 self.recovering = Some(line.is_tag());
                 return Err(PdnError::InvalidUtf8 { line: line.number });

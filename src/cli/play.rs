@@ -4,6 +4,7 @@ use super::rules::read_position;
 use super::PositionArgs;
 use anyhow::Result;
 use engine::eval::{EvalSource, SharedEval};
+use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use engine::record::GameRecord;
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
@@ -223,11 +224,34 @@ fn announce(out: &mut impl Write, outcome: Outcome, reason: &str) -> Result<()> 
 }
 
 /// The next line typed, `None` at the end of input; bytes that are not
-/// UTF-8 are read as replacement characters (and then as no move).
+/// UTF-8 are read as replacement characters (and then as no move). Only
+/// the first [`MAX_LINE`] bytes of a longer line are kept (no move is that
+/// long), so a line without an end cannot fill the memory.
 fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
     let mut buf = Vec::new();
-    if input.read_until(b'\n', &mut buf)? == 0 {
-        return Ok(None);
+    match read_line_capped(input, &mut buf, MAX_LINE)? {
+        LineRead::End => return Ok(None),
+        LineRead::TooLong => skip_line(input)?,
+        LineRead::Line => {}
     }
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_line_is_read_within_the_cap() {
+        let mut text = b"e1-e2\r\n".to_vec();
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE as usize + 5));
+        text.extend(b"\nmoves\n\xff\n");
+        let mut input = std::io::Cursor::new(text);
+        assert_eq!(read_line(&mut input).unwrap().unwrap(), "e1-e2\r\n");
+        let long = read_line(&mut input).unwrap().unwrap();
+        assert_eq!(long.len(), MAX_LINE as usize);
+        assert_eq!(read_line(&mut input).unwrap().unwrap(), "moves\n");
+        assert_eq!(read_line(&mut input).unwrap().unwrap(), "\u{fffd}\n");
+        assert_eq!(read_line(&mut input).unwrap(), None);
+    }
 }

@@ -186,6 +186,7 @@ fn error_kind(e: &PdnError) -> &'static str {
     match e {
         PdnError::Io { .. } => "Io",
         PdnError::InvalidUtf8 { .. } => "InvalidUtf8",
+        PdnError::LineTooLong { .. } => "LineTooLong",
         PdnError::BadTag { .. } => "BadTag",
         PdnError::BadResult { .. } => "BadResult",
         PdnError::ResultMismatch { .. } => "ResultMismatch",
@@ -224,6 +225,21 @@ fn more_malformed_inputs() {
     // Blank input: no games at all.
     assert!(read_all("").is_empty());
     assert!(read_all("\n \r\n\n").is_empty());
+}
+
+#[test]
+fn an_overlong_line_skips_its_game_and_the_reader_goes_on() {
+    let mut text = b"[Event \"a\"]\n\n1. dc3 *\n\n[Event \"b\"]\n\n1. dc3 {".to_vec();
+    text.extend(std::iter::repeat_n(b'x', engine::files::MAX_LINE as usize));
+    text.extend(b"} *\n\n[Event \"c\"]\n\n1. dc3 *\n");
+    let games: Vec<String> = PdnReader::new(Cursor::new(text))
+        .map(|g| match g {
+            Ok(r) => format!("ok {}", r.event),
+            Err(e) => e.to_string(),
+        })
+        .collect();
+    let too_long = format!("line 7: longer than {} bytes", engine::files::MAX_LINE);
+    assert_eq!(games, ["ok a", too_long.as_str(), "ok c"]);
 }
 
 /// Endless input: the same game over and over.
