@@ -200,9 +200,17 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Pieces the move captures (0 for a quiet move).
     fn captured_count(mv: &Self::Move) -> u32;
 
-    /// True when the move can never be undone: a capture or a man move.
-    /// Positions before it can never repeat after it.
-    fn is_irreversible(&self, mv: &Self::Move) -> bool;
+    /// True when no position before the move `mv` (which leads to `after`)
+    /// can occur again after it, so repetitions need not look back past it.
+    /// In Bushka, a capture or a man move; in Bashnya, where no piece
+    /// leaves the board, only a move that empties a square or crowns a man
+    /// (a capture that only shortens columns can be undone).
+    fn is_irreversible(&self, mv: &Self::Move, after: &Self) -> bool;
+
+    /// True for a capture or a man move (in Bashnya, a move of a column
+    /// commanded by a man): the moves that end a run of plies without
+    /// progress (docs/rules.md, section 4).
+    fn is_progress(&self, mv: &Self::Move) -> bool;
 
     /// Reads a position text (docs/rules.md 1.8 / 2.5).
     fn parse_position(text: &str) -> Result<Self, PositionError>;

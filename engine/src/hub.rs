@@ -16,7 +16,7 @@ use crate::{bashnya, bushka, with_game};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -93,10 +93,16 @@ pub fn tokenize(line: &str) -> Result<(String, Args), String> {
     Ok((cmd, words))
 }
 
-/// Quotes a value when it needs it.
+/// Quotes a value when it needs it. Control characters (a line break in a
+/// file's text quoted by an error) become spaces: a protocol line stays one
+/// line.
 pub fn quote(value: &str) -> String {
-    if !value.is_empty() && !value.contains([' ', '"', '\\', '=', '\t']) {
-        value.to_string()
+    let value: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if !value.is_empty() && !value.contains([' ', '"', '\\', '=']) {
+        value
     } else {
         format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
     }
@@ -150,17 +156,30 @@ impl<G: EvalSource> Session<G> {
             None | Some("start") => G::start(),
             Some(t) => G::parse_position(t).map_err(|e| e.to_string())?,
         };
-        let mut history = Vec::new();
+        let mut history: Vec<u64> = Vec::new();
+        // How often each position since the last irreversible move occurred.
+        let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
         for (i, m) in moves.unwrap_or("").split_whitespace().enumerate() {
+            let key = <G as Game>::hash(&pos);
+            let count = seen.entry(key).or_default();
+            *count += 1;
+            if *count >= 3 {
+                return Err(format!(
+                    "move {} ({m}): the game had already ended, drawn by threefold repetition",
+                    i + 1
+                ));
+            }
             let mv = pos
                 .parse_move(m)
                 .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
-            if pos.is_irreversible(&mv) {
+            let after = pos.play(&mv);
+            if pos.is_irreversible(&mv, &after) {
                 history.clear();
+                seen.clear();
             } else {
                 history.push(<G as Game>::hash(&pos));
             }
-            pos = pos.play(&mv);
+            pos = after;
         }
         self.position = pos;
         self.history = history;
@@ -577,6 +596,10 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
 /// commands wait for it.
 const WAIT_POLL: Duration = Duration::from_millis(5);
 
+/// The most commands kept waiting for a search with a limit; more are
+/// refused one by one (input that floods the hub cannot fill the memory).
+const MAX_WAITING: usize = 1024;
+
 /// A line's command word (`None` when it does not read).
 fn command_of(line: &str) -> Option<String> {
     tokenize(line).ok().map(|(cmd, _)| cmd)
@@ -609,12 +632,29 @@ fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
+/// Keeps `line` until the search with a limit is done, or refuses it when
+/// [`MAX_WAITING`] lines wait already.
+fn wait(hub: &Hub, waiting: &mut VecDeque<String>, line: String) {
+    if waiting.len() < MAX_WAITING {
+        waiting.push_back(line);
+    } else {
+        let mut shown: String = line.chars().take(40).collect();
+        if shown.len() < line.len() {
+            shown.push_str("...");
+        }
+        hub.error(&format!(
+            "{MAX_WAITING} commands wait for the search already: '{shown}' dropped"
+        ));
+    }
+}
+
 /// Runs the protocol until `quit` or the end of the input. At the end of
 /// the input the commands still waiting are handled in turn, a search
 /// without a limit is stopped and one with a limit finishes and prints its
 /// move.
 pub fn run(input: impl BufRead + Send + 'static, out: Output) {
-    let (tx, rx) = channel();
+    // Bounded: the reader waits while the hub is busy with one command.
+    let (tx, rx) = sync_channel(MAX_WAITING);
     let reader = std::thread::Builder::new()
         .name("hub-input".into())
         .spawn(move || {
@@ -669,7 +709,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                             .iter()
                             .any(|l| command_of(l).as_deref() == Some("go"));
                         if go_waits {
-                            waiting.push_back(line);
+                            wait(&hub, &mut waiting, line);
                         }
                     }
                     // `ping` is answered once what came before it is done:
@@ -677,7 +717,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     Some("ping") if waiting.is_empty() => {
                         hub.handle(&line);
                     }
-                    _ if busy => waiting.push_back(line),
+                    _ if busy => wait(&hub, &mut waiting, line),
                     _ => {
                         if !hub.handle(&line) {
                             return;
@@ -729,6 +769,23 @@ mod tests {
     }
 
     #[test]
+    fn commands_waiting_for_a_search_are_bounded() {
+        let mut text = String::from("level move-time=1\ngo\n");
+        for i in 0..MAX_WAITING + 3 {
+            text.push_str(&format!("bogus{i}\n"));
+        }
+        let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+        run(std::io::Cursor::new(text.into_bytes()), buf.clone());
+        let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        let dropped: Vec<&str> = out.lines().filter(|l| l.contains("dropped")).collect();
+        assert_eq!(dropped.len(), 3, "{out}");
+        assert!(dropped[0].contains(&format!("'bogus{MAX_WAITING}' dropped")));
+        let unknown = out.lines().filter(|l| l.contains("bogus")).count();
+        assert_eq!(unknown, MAX_WAITING + 3, "every line is answered once");
+        assert!(out.lines().any(|l| l.starts_with("done")), "{out}");
+    }
+
+    #[test]
     fn tokenizer_reads_quotes_and_flags() {
         let (c, a) = tokenize(r#"pos pos="W:We1:Be0" moves="e12 e09""#).unwrap();
         assert_eq!(c, "pos");
@@ -745,6 +802,7 @@ mod tests {
         assert_eq!(quote("a b"), "\"a b\"");
         assert_eq!(quote("ab"), "ab");
         assert_eq!(quote(""), "\"\"");
+        assert_eq!(quote("a\nb\r\tc"), "\"a b  c\"");
     }
 
     #[test]

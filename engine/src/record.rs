@@ -28,6 +28,9 @@ pub struct GameRecord<G: Game> {
     moves: Vec<G::Move>,
     /// Index in `positions` of the first position after the last irreversible move.
     irreversible: Vec<usize>,
+    /// Index in `positions` of the first position after the last capture or
+    /// man move.
+    progress: Vec<usize>,
 }
 
 impl<G: Game> GameRecord<G> {
@@ -37,6 +40,7 @@ impl<G: Game> GameRecord<G> {
             positions: vec![start],
             moves: Vec::new(),
             irreversible: vec![0],
+            progress: vec![0],
         }
     }
 
@@ -75,14 +79,20 @@ impl<G: Game> GameRecord<G> {
     /// Plays a move that must be legal in the current position.
     pub fn push(&mut self, mv: G::Move) {
         let pos = *self.current();
-        let floor = if pos.is_irreversible(&mv) {
-            self.positions.len()
-        } else {
-            *self.irreversible.last().expect("non-empty")
+        let after = pos.play(&mv);
+        let floor = |now: bool, floors: &[usize]| {
+            if now {
+                self.positions.len()
+            } else {
+                *floors.last().expect("non-empty")
+            }
         };
-        self.positions.push(pos.play(&mv));
+        let irreversible = floor(pos.is_irreversible(&mv, &after), &self.irreversible);
+        let progress = floor(pos.is_progress(&mv), &self.progress);
+        self.positions.push(after);
         self.moves.push(mv);
-        self.irreversible.push(floor);
+        self.irreversible.push(irreversible);
+        self.progress.push(progress);
     }
 
     /// Reads a move text in the current position and plays it.
@@ -100,12 +110,13 @@ impl<G: Game> GameRecord<G> {
         self.moves.pop();
         self.positions.pop();
         self.irreversible.pop();
+        self.progress.pop();
         true
     }
 
     /// Plies since the last capture or man move.
-    pub fn reversible_plies(&self) -> usize {
-        self.positions.len() - 1 - self.irreversible.last().expect("non-empty")
+    pub fn plies_without_progress(&self) -> usize {
+        self.positions.len() - 1 - self.progress.last().expect("non-empty")
     }
 
     /// Hashes of the positions since the last irreversible move, without the
@@ -171,7 +182,7 @@ mod tests {
             g.outcome(),
             Some((Outcome::Win(Color::White), EndReason::NoMoves))
         );
-        assert_eq!(g.reversible_plies(), 0);
+        assert_eq!(g.plies_without_progress(), 0);
         assert!(g.search_history().is_empty());
     }
 }

@@ -185,7 +185,7 @@ impl<G: Game> Play<G> {
                 format!("adjudication: {} plies played", adj.max_plies),
             ));
         }
-        if self.record.reversible_plies() >= adj.no_progress_plies {
+        if self.record.plies_without_progress() >= adj.no_progress_plies {
             let why = format!(
                 "adjudication: {} plies without a capture or a man move",
                 adj.no_progress_plies

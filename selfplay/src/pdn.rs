@@ -927,10 +927,11 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
                 text: text.clone(),
                 reason,
             })?;
-        if position.is_irreversible(&mv) {
+        let after = position.play(&mv);
+        if position.is_irreversible(&mv, &after) {
             seen.clear();
         }
-        position = position.play(&mv);
+        position = after;
         *seen.entry(Game::hash(&position)).or_default() += 1;
         moves.push(mv);
     }

@@ -71,7 +71,8 @@ impl EvalArgs {
     pub fn evaluator<G: EvalSource>(&self) -> Result<SharedEval<G>> {
         let weights = self.weights.as_deref();
         G::select_eval(weights, self.eval.unwrap_or_default()).map_err(|e| match weights {
-            Some(w) => anyhow::anyhow!("--weights {w}: {e}"),
+            // The message names the file.
+            Some(_) => anyhow::anyhow!("--weights: {e}"),
             None => anyhow::anyhow!("--eval: {e}"),
         })
     }

@@ -96,7 +96,13 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
             write!(out, "{} to move> ", side.name())?;
             out.flush()?;
             match read_line(&mut input)? {
-                Some(line) => human_turn(&mut game, args.human, line.trim(), &mut out)?,
+                Some(Typed::Line(line)) => {
+                    human_turn(&mut game, args.human, line.trim(), &mut out)?
+                }
+                Some(Typed::TooLong) => {
+                    writeln!(out, "a line longer than {MAX_LINE} bytes: ignored")?;
+                    Turn::Continue
+                }
                 None => {
                     writeln!(out, "\nend of input: game abandoned")?;
                     Turn::Quit
@@ -223,18 +229,30 @@ fn announce(out: &mut impl Write, outcome: Outcome, reason: &str) -> Result<()> 
     Ok(())
 }
 
-/// The next line typed, `None` at the end of input; bytes that are not
-/// UTF-8 are read as replacement characters (and then as no move). Only
-/// the first [`MAX_LINE`] bytes of a longer line are kept (no move is that
-/// long), so a line without an end cannot fill the memory.
-fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+/// What one typed line was.
+#[derive(Debug, PartialEq, Eq)]
+enum Typed {
+    /// A line; bytes that are not UTF-8 are read as replacement characters
+    /// (and then as no move).
+    Line(String),
+    /// A line longer than [`MAX_LINE`] bytes (no command is that long),
+    /// passed over, so a line without an end cannot fill the memory.
+    TooLong,
+}
+
+/// The next line typed, `None` at the end of input.
+fn read_line(input: &mut impl BufRead) -> std::io::Result<Option<Typed>> {
     let mut buf = Vec::new();
     match read_line_capped(input, &mut buf, MAX_LINE)? {
-        LineRead::End => return Ok(None),
-        LineRead::TooLong => skip_line(input)?,
-        LineRead::Line => {}
+        LineRead::End => Ok(None),
+        LineRead::TooLong => {
+            skip_line(input)?;
+            Ok(Some(Typed::TooLong))
+        }
+        LineRead::Line => Ok(Some(Typed::Line(
+            String::from_utf8_lossy(&buf).into_owned(),
+        ))),
     }
-    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }
 
 #[cfg(test)]
@@ -243,15 +261,16 @@ mod tests {
 
     #[test]
     fn a_typed_line_is_read_within_the_cap() {
-        let mut text = b"e1-e2\r\n".to_vec();
-        text.extend(std::iter::repeat_n(b'x', MAX_LINE as usize + 5));
-        text.extend(b"\nmoves\n\xff\n");
+        // "resign" and a million spaces is not a resignation.
+        let mut text = b"e1-e2\r\nresign".to_vec();
+        text.extend(std::iter::repeat_n(b' ', MAX_LINE as usize));
+        text.extend(b"x\nmoves\n\xff\n");
         let mut input = std::io::Cursor::new(text);
-        assert_eq!(read_line(&mut input).unwrap().unwrap(), "e1-e2\r\n");
-        let long = read_line(&mut input).unwrap().unwrap();
-        assert_eq!(long.len(), MAX_LINE as usize);
-        assert_eq!(read_line(&mut input).unwrap().unwrap(), "moves\n");
-        assert_eq!(read_line(&mut input).unwrap().unwrap(), "\u{fffd}\n");
+        let line = |s: &str| Some(Typed::Line(s.to_string()));
+        assert_eq!(read_line(&mut input).unwrap(), line("e1-e2\r\n"));
+        assert_eq!(read_line(&mut input).unwrap(), Some(Typed::TooLong));
+        assert_eq!(read_line(&mut input).unwrap(), line("moves\n"));
+        assert_eq!(read_line(&mut input).unwrap(), line("\u{fffd}\n"));
         assert_eq!(read_line(&mut input).unwrap(), None);
     }
 }

@@ -755,6 +755,6 @@ fn openings_name_the_evaluation_of_their_balance_check() {
         .contains("the default evaluation"));
     refused(
         &["openings", "--weights", "nonexistent.json"],
-        "--weights nonexistent.json",
+        "--weights: weights file nonexistent.json:",
     );
 }

@@ -355,3 +355,33 @@ fn setting_the_game_starts_a_new_game() {
     assert_depth_one(&lines);
     h.quit();
 }
+
+/// Moves after a threefold repetition are refused, also when the cycle
+/// has captures in it (Bashnya: no piece leaves the board).
+#[test]
+fn moves_after_a_threefold_repetition_are_refused() {
+    let cycle = "a1:d4 e1-g3 d4-f2 g3:e1 b2-e5 e1-d2 e5-a1 f2-e1 a1-b2 d2-c1 b2-a1 c1-b2";
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send(&format!(
+        r#"pos pos="W:a1=W,e1=B,b2=BW" moves="{cycle} {cycle}""#
+    ));
+    h.send("ping");
+    assert_eq!(h.next(), "pong", "24 plies, the start a third time");
+    h.send(&format!(
+        r#"pos pos="W:a1=W,e1=B,b2=BW" moves="{cycle} {cycle} a1:d4""#
+    ));
+    let l = h.next();
+    assert_eq!(
+        l,
+        r#"error message="move 25 (a1:d4): the game had already ended, drawn by threefold repetition""#
+    );
+    h.send("set-param name=game value=bushka");
+    h.send(r#"pos pos="W:WKe1:BKa5" moves="e12 a56 e21 a65 e12 a56 e21 a65 e12""#);
+    let l = h.next();
+    assert!(
+        l.starts_with("error message=\"move 9 (e12): the game had"),
+        "{l}"
+    );
+    h.quit();
+}

@@ -205,7 +205,8 @@ where
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
             if patterns::file::is_binary(&bytes) {
-                let w = PatternWeights::from_bytes(G::KIND, &bytes).map_err(|e| e.to_string())?;
+                let w = PatternWeights::from_bytes(G::KIND, &bytes)
+                    .map_err(|e| format!("{path}: {e}"))?;
                 if kind == EvalKind::Features {
                     Ok(G::compile(w.features()))
                 } else {
@@ -215,7 +216,7 @@ where
                 let text = String::from_utf8(bytes).map_err(|_| {
                     format!("weights file {path} is neither JSON text nor a binary weights file")
                 })?;
-                let w = Weights::from_json(G::KIND, &text).map_err(|e| e.to_string())?;
+                let w = Weights::from_json(G::KIND, &text).map_err(|e| format!("{path}: {e}"))?;
                 if patterns {
                     let mut p = PatternWeights::default_for(G::KIND);
                     p.set_features(w);

@@ -457,7 +457,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             }
             let idx = index_of(top);
             let mv = list[idx];
-            let rev = if pos.is_irreversible(&mv) {
+            let rev = if pos.is_irreversible(&mv, &child) {
                 0
             } else {
                 self.reversible[self.path.len() - 1] + 1

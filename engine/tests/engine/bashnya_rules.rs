@@ -187,20 +187,67 @@ fn a_side_without_moves_has_none() {
 }
 
 #[test]
-fn irreversible_moves() {
+fn irreversible_and_progress_moves() {
+    // A man's step is progress (for the harness's no-progress limit) but
+    // not irreversible: a man captures backwards and can come back.
     let p = pos("W:a1=w,d4=W");
     let mut list = MoveList::new();
     p.generate(&mut list);
     for m in &list {
-        assert_eq!(p.is_irreversible(m), m.from() == 0, "{m}");
+        assert_eq!(p.is_progress(m), m.from() == 0, "{m}");
+        assert!(!p.is_irreversible(m, &p.play(m)), "{m}");
     }
+    // A man that crowns stays a king.
+    let p = pos("W:c7=w");
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    assert!(list.iter().all(|m| p.is_irreversible(m, &p.play(m))));
+    // A capture that empties a square is irreversible ...
     let c = pos("W:c3=W,d4=b");
     let mut list = MoveList::new();
     c.generate(&mut list);
     assert!(list
         .iter()
-        .all(|m| c.is_irreversible(m) && Position::is_capture(m)));
+        .all(|m| c.is_irreversible(m, &c.play(m)) && c.is_progress(m) && Position::is_capture(m)));
     assert!(list.iter().all(|m| Position::captured_count(m) == 1));
+    // ... one that only shortens a column is not.
+    let c = pos("W:c3=W,d4=bw");
+    let mut list = MoveList::new();
+    c.generate(&mut list);
+    assert!(!list.is_empty());
+    assert!(list
+        .iter()
+        .all(|m| !c.is_irreversible(m, &c.play(m)) && c.is_progress(m)));
+}
+
+/// Twelve plies, two of them captures, that come back to the position they
+/// start from: no piece leaves the board in Bashnya, so captures do not end
+/// the count of repetitions (docs/rules.md 2.4).
+const CYCLE_START: &str = "W:a1=W,e1=B,b2=BW";
+const CYCLE: [&str; 12] = [
+    "a1:d4", "e1-g3", "d4-f2", "g3:e1", "b2-e5", "e1-d2", "e5-a1", "f2-e1", "a1-b2", "d2-c1",
+    "b2-a1", "c1-b2",
+];
+
+#[test]
+fn a_position_repeats_across_captures() {
+    use engine::record::{EndReason, GameRecord};
+    use engine::Outcome;
+    let mut game = GameRecord::new(pos(CYCLE_START));
+    for round in 1..=2 {
+        for (i, m) in CYCLE.iter().enumerate() {
+            assert_eq!(game.outcome(), None, "round {round}, before {m}");
+            game.push_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            if i == 3 {
+                // The second capture: progress, but not irreversible.
+                assert_eq!(game.plies_without_progress(), 0);
+            }
+        }
+        assert_eq!(game.current().to_text(), CYCLE_START);
+        assert_eq!(game.repetitions(), round + 1);
+    }
+    assert_eq!(game.outcome(), Some((Outcome::Draw, EndReason::Repetition)));
+    assert_eq!(game.search_history().len(), 24);
 }
 
 #[test]

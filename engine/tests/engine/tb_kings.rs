@@ -81,12 +81,13 @@ fn engine_converts_three_kings_v_king_within_the_table_distance() {
             };
             let r = engine.search(&eval, &input, |_| {});
             let mv = r.best.expect("a legal move");
-            if pos.is_irreversible(&mv) {
+            let after = pos.play(&mv);
+            if pos.is_irreversible(&mv, &after) {
                 history.clear();
             } else {
                 history.push(pos.hash());
             }
-            pos = pos.play(&mv);
+            pos = after;
             plies += 1;
         }
         assert_eq!(

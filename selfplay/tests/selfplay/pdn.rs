@@ -418,6 +418,31 @@ fn replay_refuses_moves_after_a_threefold_repetition() {
     );
 }
 
+/// In Bashnya captured pieces stay on the board, so a position can come
+/// back after captures: a twelve-ply cycle with two captures, played twice,
+/// ends the game.
+#[test]
+fn a_bashnya_repetition_across_captures_ends_the_game() {
+    let mut record = GameRecord::new(GameKind::Bashnya);
+    record.fen = Some("W:a1=W,e1=B,b2=BW".into());
+    let cycle = "a1:d4 e1-g3 d4-f2 g3:e1 b2-e5 e1-d2 e5-a1 f2-e1 a1-b2 d2-c1 b2-a1 c1-b2";
+    record.moves = format!("{cycle} {cycle}")
+        .split(' ')
+        .map(ToString::to_string)
+        .collect();
+    record.result = PdnResult::Draw;
+    let replayed = replay::<engine::bashnya::Position>(&record).unwrap();
+    assert_eq!(replayed.outcome, Some(Outcome::Draw));
+    record.moves.push("a1:d4".into());
+    assert_eq!(
+        replay::<engine::bashnya::Position>(&record).unwrap_err(),
+        ReplayError::AfterRepetition {
+            index: 24,
+            text: "a1:d4".into()
+        }
+    );
+}
+
 /// A byte order mark at the start of a file is not part of the first line.
 #[test]
 fn a_byte_order_mark_is_skipped() {

@@ -115,7 +115,16 @@ impl Game for Position {
         mv.from as usize * 32 + mv.path[0] as usize
     }
 
-    fn is_irreversible(&self, mv: &Move) -> bool {
+    /// The number of columns never grows and a king is never a man again;
+    /// anything else can come back (captured pieces stay on the board, and
+    /// men capture backwards).
+    #[inline(always)]
+    fn is_irreversible(&self, mv: &Move, after: &Self) -> bool {
+        mv.promotes || after.occ.count_ones() < self.occ.count_ones()
+    }
+
+    #[inline(always)]
+    fn is_progress(&self, mv: &Move) -> bool {
         mv.is_capture() || self.kings & (1 << mv.from) == 0
     }
 

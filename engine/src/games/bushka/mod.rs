@@ -82,8 +82,14 @@ impl Game for Position {
         mv.capture_count()
     }
 
+    /// Captured pieces leave the board and men only go forward.
     #[inline(always)]
-    fn is_irreversible(&self, mv: &Move) -> bool {
+    fn is_irreversible(&self, mv: &Move, _after: &Self) -> bool {
+        self.is_progress(mv)
+    }
+
+    #[inline(always)]
+    fn is_progress(&self, mv: &Move) -> bool {
         mv.captured != 0 || self.kings & board::bit(mv.from) == 0
     }
 
