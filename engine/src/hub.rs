@@ -491,8 +491,8 @@ impl Hub {
             }
             "hash" => {
                 let size: HashSize = value.parse()?;
+                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_hash(size))?;
                 self.hash = size;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_hash(size));
             }
             "threads" => {
                 let t: usize = parse_in(value, 1, 256, "threads")?;

@@ -203,16 +203,28 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
 }
 
 impl Table {
-    /// A table of about `size` MiB.
+    /// A table of about `size` MiB; aborts when the memory cannot be had
+    /// ([`Table::try_new`] says so instead).
     pub fn new(size: HashSize) -> Table {
+        Table::try_new(size).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `size` MiB, or why the memory could not be had.
+    pub fn try_new(size: HashSize) -> Result<Table, String> {
         let n = (size.get() << 20) / size_of::<Bucket>();
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(n);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets.try_reserve_exact(n).map_err(|_| {
+            format!(
+                "cannot have {} MiB of memory for the hash table",
+                size.get()
+            )
+        })?;
         advise_huge_pages(&buckets);
         buckets.resize_with(n, Bucket::default);
-        Table {
+        Ok(Table {
             buckets,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in bytes.
@@ -329,6 +341,15 @@ impl Table {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn a_table_beyond_the_memory_is_an_error() {
+        let e = Table::try_new(HashSize(1 << 40)).err().unwrap();
+        assert!(
+            e.starts_with("cannot have 1099511627776 MiB of memory for the hash table"),
+            "{e}"
+        );
+    }
 
     fn hit(i: u16, score: i16, depth: u8) -> Hit {
         Hit {

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                let _ = e.to_string();
+                assert!(!e.to_string().contains('\n'), "not one line: {e}");
                 continue;
             }
         };

@@ -16,9 +16,10 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(s) = line.parse::<Shard>() {
             assert!(1 <= s.index && s.index <= s.count);
             assert_eq!(s.to_string().parse::<Shard>(), Ok(s));
-            let pairs = s.count + line.len();
-            let r = s.pairs(pairs);
-            assert!(r.start <= r.end && r.end <= pairs);
+            for pairs in [s.count.saturating_add(line.len()), usize::MAX] {
+                let r = s.pairs(pairs);
+                assert!(r.start <= r.end && r.end <= pairs);
+            }
         }
     }
     for (task, _) in parse_squeue(text) {

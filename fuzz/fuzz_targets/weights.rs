@@ -19,9 +19,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(back, w, "weights JSON round trip");
                 fuzz_support::check_weights(&w);
             }
-            Err(e) => {
-                let _ = e.to_string();
-            }
+            Err(e) => assert!(!e.to_string().contains('\n'), "not one line: {e}"),
         }
     }
 });

@@ -101,7 +101,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
             p
         }
         Err(e) => {
-            let _ = e.to_string();
+            assert!(!e.to_string().contains('\n'), "not one line: {e}");
             G::start()
         }
     };
@@ -118,9 +118,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
                 assert_eq!(p.parse_move(&t).ok(), Some(mv), "round trip of '{line}'");
                 check_position(&p.play(&mv));
             }
-            Err(e) => {
-                let _ = e.to_string();
-            }
+            Err(e) => assert!(!e.to_string().contains('\n'), "not one line: {e}"),
         }
     }
 }

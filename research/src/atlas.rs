@@ -23,7 +23,7 @@ use selfplay::spec::EngineSpec;
 use selfplay::stats::{GameResult, Pentanomial};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What an atlas run measures, and how.
@@ -102,6 +102,9 @@ impl AtlasConfig {
         if self.movetime == Some(0) || self.game_depth == Some(0) {
             return Err("the games' move time or depth must be above 0".into());
         }
+        // A table too large for the memory is refused now, not by an abort
+        // in a search thread.
+        engine::tt::Table::try_new(self.hash).map_err(|e| format!("--hash: {e}"))?;
         Ok(())
     }
 
@@ -448,21 +451,41 @@ pub fn read_results(dir: &Path) -> Result<BTreeMap<String, LineResult>, String> 
 
 /// Adds one results file's lines to `out`.
 fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), String> {
-    let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let text: Vec<String> = std::io::BufReader::new(f)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let last = text.len();
-    for (i, raw) in text.iter().enumerate() {
+    use engine::files::{read_line_capped, LineRead, MAX_LINE};
+    let io = |e: std::io::Error| format!("{}: {e}", file.display());
+    let f = std::fs::File::open(file).map_err(io)?;
+    let mut input = std::io::BufReader::new(f);
+    let mut buf = Vec::new();
+    // A line that does not read is an error unless it is the last one: a
+    // kill mid-write leaves at most the last line cut short.
+    let mut unread: Option<String> = None;
+    for i in 0.. {
+        buf.clear();
+        let read = read_line_capped(&mut input, &mut buf, MAX_LINE).map_err(io)?;
+        if read == LineRead::End {
+            break;
+        }
+        if let Some(e) = unread.take() {
+            return Err(e);
+        }
+        if read == LineRead::TooLong {
+            return Err(format!(
+                "{} line {}: longer than {MAX_LINE} bytes",
+                file.display(),
+                i + 1
+            ));
+        }
+        let raw = std::str::from_utf8(&buf)
+            .map_err(|_| format!("{} line {}: not UTF-8 text", file.display(), i + 1))?;
         if raw.trim().is_empty() {
             continue;
         }
         let r: LineResult = match serde_json::from_str(raw) {
             Ok(r) => r,
-            // A kill mid-write leaves at most the last line cut short.
-            Err(_) if i + 1 == last => continue,
-            Err(e) => return Err(format!("{} line {}: {e}", file.display(), i + 1)),
+            Err(e) => {
+                unread = Some(format!("{} line {}: {e}", file.display(), i + 1));
+                continue;
+            }
         };
         r.consistent()
             .map_err(|e| format!("{} line {}: {e}", file.display(), i + 1))?;

@@ -74,6 +74,9 @@ impl MineConfig {
         if self.min_gain <= 0 {
             return Err(format!("--min-gain {}: expected above 0", self.min_gain));
         }
+        // A table too large for the memory is refused now, not by an abort
+        // in a search thread.
+        engine::tt::Table::try_new(self.hash).map_err(|e| format!("--hash: {e}"))?;
         Ok(())
     }
 }

@@ -241,13 +241,18 @@ impl<'a> Driver<'a> {
     /// The folder's state; refuses a folder that holds another run.
     fn load_state(cfg: &ClusterConfig, run: &RunInfo) -> Result<State, String> {
         let path = Self::state_path(cfg);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            return Ok(State {
-                run: run.id.clone(),
-                shards: cfg.shards,
-                submissions: BTreeMap::new(),
-                jobs: BTreeMap::new(),
-            });
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(State {
+                    run: run.id.clone(),
+                    shards: cfg.shards,
+                    submissions: BTreeMap::new(),
+                    jobs: BTreeMap::new(),
+                })
+            }
+            // Anything else is no fresh start: the file would be written over.
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
         let state: State = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not a cluster state file: {e}", path.display()))?;

@@ -17,7 +17,8 @@ const GRACE: Duration = Duration::from_secs(5);
 /// Time allowed for a depth- or node-limited move.
 const UNTIMED_MOVE: Duration = Duration::from_secs(120);
 /// Lines read ahead of the harness; an engine that writes faster waits.
-const LINES_AHEAD: usize = 4096;
+/// With lines of at most [`MAX_LINE`] bytes, at most 64 MiB wait.
+const LINES_AHEAD: usize = 64;
 
 /// A line from the engine, or why no more will be read.
 type Line = Result<String, String>;

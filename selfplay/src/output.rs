@@ -2,9 +2,10 @@
 
 use crate::pdn::{GameRecord, PdnReader};
 use engine::data::DataLine;
+use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// A file that every finished game is appended to and flushed.
@@ -115,13 +116,19 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
     loop {
         line.clear();
         // Bytes, not text: a write cut inside a character is no error here.
-        let n = reader
-            .read_until(b'\n', &mut line)
+        let read = read_line_capped(&mut reader, &mut line, MAX_LINE)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if n == 0 {
-            break;
+        match read {
+            LineRead::End => break,
+            LineRead::TooLong => {
+                return Err(format!(
+                "{} has a line longer than {MAX_LINE} bytes: not game records this program wrote",
+                path.display()
+            ))
+            }
+            LineRead::Line => {}
         }
-        offset += n as u64;
+        offset += line.len() as u64;
         if ends.ends_game(&String::from_utf8_lossy(&line)) {
             end = offset;
         }
@@ -216,10 +223,28 @@ pub fn recover_data(
         let mut blocks: HashSet<u64> = HashSet::new();
         let mut plies: HashSet<u32> = HashSet::new();
         let (mut block, mut keep) = (None, false);
-        for line in input.lines() {
-            let line = line?;
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match read_line_capped(&mut input, &mut buf, MAX_LINE)? {
+                LineRead::End => break,
+                // Not a data line (they are a few hundred bytes): dropped.
+                LineRead::TooLong => {
+                    skip_line(&mut input)?;
+                    continue;
+                }
+                LineRead::Line => {}
+            }
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "stream did not contain valid UTF-8",
+                ));
+            };
+            let line = line.trim_end_matches(['\n', '\r']);
             // A line that does not parse (the torn end of a killed run) is dropped.
-            let Ok(data) = DataLine::parse(&line) else {
+            let Ok(data) = DataLine::parse(line) else {
                 continue;
             };
             let Ok(id) = data.game.parse::<u64>() else {

@@ -321,6 +321,17 @@ pub enum PdnError {
         /// The offending line.
         line: usize,
     },
+    /// A game whose text runs past [`MAX_GAME_BYTES`] (its comment or
+    /// movetext never ends, say); it is skipped.
+    #[error(
+        "line {line}: the game starting on line {start} is longer than {MAX_GAME_BYTES} bytes"
+    )]
+    GameTooLong {
+        /// Where the limit was passed.
+        line: usize,
+        /// Where the game starts.
+        start: usize,
+    },
     /// A line that is not UTF-8.
     #[error("line {line}: not valid UTF-8")]
     InvalidUtf8 {
@@ -385,6 +396,7 @@ impl PdnError {
             PdnError::Io { line, .. }
             | PdnError::InvalidUtf8 { line }
             | PdnError::LineTooLong { line }
+            | PdnError::GameTooLong { line, .. }
             | PdnError::BadTag { line, .. }
             | PdnError::BadResult { line, .. }
             | PdnError::ResultMismatch { line, .. }
@@ -394,6 +406,10 @@ impl PdnError {
         }
     }
 }
+
+/// The most text one game may have (tags, movetext and comments): a game
+/// of 10,000 plies with a comment on each move has about a tenth of it.
+pub const MAX_GAME_BYTES: usize = 16 << 20;
 
 /// One input line: its number, its text (lossily decoded), whether it
 /// was valid UTF-8 and whether it was cut at [`MAX_LINE`] bytes.
@@ -517,8 +533,19 @@ impl<R: BufRead> PdnReader<R> {
         let mut comment_from: Option<usize> = None;
         let mut comment = String::new();
         let mut last_line = self.line_number;
+        let mut game_bytes = 0;
         while let Some(line) = self.next_line()? {
             last_line = line.number;
+            if let Some(start) = start {
+                game_bytes += line.text.len() + 1;
+                if game_bytes > MAX_GAME_BYTES {
+                    self.recovering = Some(line.is_tag());
+                    return Err(PdnError::GameTooLong {
+                        line: line.number,
+                        start,
+                    });
+                }
+            }
             if line.too_long {
                 self.recovering = Some(line.is_tag());
                 return Err(PdnError::LineTooLong { line: line.number });

@@ -80,13 +80,19 @@ pub struct SearchPlayer<G: Game> {
 }
 
 impl<G: Game> SearchPlayer<G> {
-    /// A player searching with `eval` within `limits`.
-    pub fn new(eval: SharedEval<G>, limits: Limits, threads: usize, hash: HashSize) -> Self {
-        SearchPlayer {
-            engine: Engine::new(hash, threads),
+    /// A player searching with `eval` within `limits`, or why its hash
+    /// table's memory could not be had.
+    pub fn new(
+        eval: SharedEval<G>,
+        limits: Limits,
+        threads: usize,
+        hash: HashSize,
+    ) -> Result<Self, String> {
+        Ok(SearchPlayer {
+            engine: Engine::try_new(hash, threads)?,
             eval,
             limits,
-        }
+        })
     }
 }
 
@@ -158,17 +164,18 @@ where
 {
     let limits = limits_of(spec);
     let searcher = |eval: SharedEval<G>| {
-        let mut p = SearchPlayer::<G>::new(eval, limits, spec.threads, spec.hash);
+        let mut p = SearchPlayer::<G>::new(eval, limits, spec.threads, spec.hash)
+            .map_err(|e| format!("engine {}: {e}", spec.name))?;
         p.engine.set_oracle(oracle.clone());
-        Box::new(p) as Box<dyn Player<G>>
+        Ok::<_, String>(Box::new(p) as Box<dyn Player<G>>)
     };
     Ok(match &spec.kind {
         Kind::Random => Box::new(RandomPlayer::new(seed)),
-        Kind::Material => searcher(Arc::new(Material::default())),
+        Kind::Material => searcher(Arc::new(Material::default()))?,
         Kind::Search => searcher(
             G::select_eval(spec.weights.as_deref(), spec.eval.unwrap_or_default())
                 .map_err(|e| format!("engine {}: {e}", spec.name))?,
-        ),
+        )?,
         Kind::External(cmd) => Box::new(ExternalPlayer::<G>::start(cmd, spec)?),
     })
 }

@@ -44,7 +44,8 @@ impl Shard {
     /// The game pairs (indices in schedule order, of `pairs` in all) this
     /// shard plays: a contiguous block, sizes differing by at most one.
     pub fn pairs(&self, pairs: usize) -> Range<usize> {
-        let cut = |i: usize| i * pairs / self.count;
+        // In 128 bits, so that no count can overflow the product.
+        let cut = |i: usize| (i as u128 * pairs as u128 / self.count as u128) as usize;
         cut(self.index - 1)..cut(self.index)
     }
 }
@@ -290,6 +291,9 @@ mod tests {
                 assert_eq!(next, pairs);
             }
         }
+        // No overflow at the largest counts.
+        let s = Shard::new(usize::MAX, usize::MAX).unwrap();
+        assert_eq!(s.pairs(usize::MAX), usize::MAX - 1..usize::MAX);
     }
 
     #[test]

@@ -558,6 +558,10 @@ fn pdn_record<G: Game>(cfg: &Config, run_id: &str, slot: &Slot, f: &Finished<G>)
     for (k, v) in cfg.adjudication.tags() {
         r.set_tag(&k, v);
     }
+    if cfg.tb.is_some() {
+        // Whether or not they decided this game, the tables were in force.
+        r.set_tag("TableAdjudication", "yes");
+    }
     r.set_tag(RUN_ID_TAG, run_id);
     for (k, v) in pdn_tags(&f.clocks) {
         r.set_tag(&k, v);

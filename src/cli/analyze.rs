@@ -125,7 +125,8 @@ pub fn analyze(pos: &PositionArgs, search: &SearchArgs) -> Result<()> {
 
 fn analyze_of<G: EvalSource>(position: &str, args: &SearchArgs) -> Result<()> {
     let pos: G = read_position(position)?;
-    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
+    let mut engine = Engine::<G>::try_new(args.hash, args.threads as usize)
+        .map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
     let eval = args.evaluation.evaluator::<G>()?;
     if let Some(dir) = &args.tb {
         let oracle =

@@ -87,7 +87,8 @@ fn signature<G: EvalSource>(
     depth: u32,
     a: &BenchArgs,
 ) -> Result<()> {
-    let mut engine = Engine::<G>::new(a.hash, a.threads as usize);
+    let mut engine = Engine::<G>::try_new(a.hash, a.threads as usize)
+        .map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
     let done = search_set(&mut engine, eval, set, depth, |i, r| {
         let best = r.best.map_or("none".to_string(), |m| set[i].move_text(&m));
         outln!(
@@ -159,7 +160,7 @@ fn time_rounds<G: EvalSource>(
     rounds: u32,
 ) -> Result<Timings> {
     // One engine, so one table: the thread count is set before each run.
-    let mut engine = Engine::<G>::new(a.hash, 1);
+    let mut engine = Engine::<G>::try_new(a.hash, 1).map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
     let thread_counts = [1, a.threads as usize];
     let mut t = Timings {
         ms: [vec![Vec::new(); set.len()], vec![Vec::new(); set.len()]],

@@ -132,7 +132,8 @@ struct Player<G: EvalSource> {
 
 fn engine_for<G: EvalSource>(args: &PlayArgs) -> Result<Player<G>> {
     let eval: SharedEval<G> = args.evaluation.evaluator::<G>()?;
-    let mut engine = Engine::<G>::new(args.hash, args.threads as usize);
+    let mut engine = Engine::<G>::try_new(args.hash, args.threads as usize)
+        .map_err(|e| anyhow::anyhow!("--hash: {e}"))?;
     if let Some(dir) = &args.tb {
         let oracle =
             G::open_tables(dir).map_err(|e| anyhow::anyhow!("--tb {}: {e}", dir.display()))?;

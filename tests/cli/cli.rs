@@ -758,3 +758,27 @@ fn openings_name_the_evaluation_of_their_balance_check() {
         "--weights: weights file nonexistent.json:",
     );
 }
+
+/// A hash table the memory cannot hold is refused in one line, not by an
+/// abort: here the address space is limited to 1 GiB and the table asked
+/// for is 4,000 MiB (on a machine with less than 8 GiB the size itself is
+/// refused as more than half the memory).
+#[test]
+fn a_hash_table_beyond_the_memory_is_refused() {
+    let bin = env!("CARGO_BIN_EXE_bushka");
+    for args in [
+        "analyze --depth 1 --hash 4000",
+        "selfplay --engine name=a,depth=1,hash=4000 --engine name=b,depth=1 --games 2 --quiet",
+    ] {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 1048576 && exec {bin} {args}"))
+            .output()
+            .expect("run sh");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args}: {err}");
+        assert!(err.contains("hash"), "{args}: {err}");
+        assert!(!err.contains("memory allocation of"), "{args}: {err}");
+    }
+}

@@ -379,3 +379,23 @@ fn a_processor_lacking_the_build_instructions_gets_one_line() {
         "{err}"
     );
 }
+
+/// A state file that cannot be read is no fresh start (it would be written
+/// over): the driver stops with one line before it asks Slurm anything.
+#[test]
+fn an_unreadable_state_file_is_refused() {
+    let dir = temp_dir("cluster-unreadable");
+    std::fs::create_dir_all(dir.join("run").join("cluster.json")).unwrap();
+    let o = Command::new(bin())
+        .args(cluster_args(&dir, &match_args(3, 8), 2, &[]))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot read") && err.contains("cluster.json"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

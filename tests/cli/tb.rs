@@ -112,6 +112,11 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
         "{text}"
     );
     assert_eq!(text.matches("[Result \"1-0\"]").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("[TableAdjudication \"yes\"]").count(),
+        2,
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

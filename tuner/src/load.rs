@@ -42,6 +42,9 @@ use std::path::Path;
 /// Lines parsed in one parallel batch (bounds the memory of a read).
 const CHUNK: usize = 1 << 15;
 
+/// Bytes of lines in one batch at most: long lines make smaller batches.
+const CHUNK_BYTES: usize = 64 << 20;
+
 /// Fewest distinct openings for the split to go by opening; with fewer, it
 /// goes by game.
 pub const MIN_OPENINGS: usize = 20;
@@ -227,6 +230,7 @@ impl<G: Patterns> Loader<G> {
         self.files += 1;
         let mut line_no = 0u64;
         let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK);
+        let mut chunk_bytes = 0;
         loop {
             let mut buf = Vec::new();
             let read = read_line_capped(&mut reader, &mut buf, MAX_LINE)?;
@@ -239,11 +243,13 @@ impl<G: Patterns> Loader<G> {
                     skip_line(&mut reader)?;
                     buf = TOO_LONG.to_vec();
                 }
+                chunk_bytes += buf.len();
                 chunk.push((line_no, buf));
             }
-            if chunk.len() == CHUNK || (end && !chunk.is_empty()) {
+            if chunk.len() == CHUNK || chunk_bytes >= CHUNK_BYTES || (end && !chunk.is_empty()) {
                 self.absorb(name, &chunk);
                 chunk.clear();
+                chunk_bytes = 0;
             }
             if end {
                 return Ok(());

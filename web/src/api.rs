@@ -501,8 +501,18 @@ async fn load_pdn(
     let req: LoadPdn = body(raw)?;
     let mut games = Vec::new();
     let mut errors = Vec::new();
-    for rec in PdnReader::new(req.pdn.as_bytes()).take(MAX_PDN_GAMES) {
+    for (i, rec) in PdnReader::new(req.pdn.as_bytes())
+        .take(MAX_PDN_GAMES)
+        .enumerate()
+    {
         match rec {
+            // Not kept: the board would not replay it.
+            Ok(r) if r.moves.len() > table::MAX_GAME_PLIES => errors.push(format!(
+                "record {}: {} plies, more than the {} the board replays",
+                i + 1,
+                r.moves.len(),
+                table::MAX_GAME_PLIES
+            )),
             Ok(r) => games.push(r),
             Err(e) => errors.push(e.to_string()),
         }

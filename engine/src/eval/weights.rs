@@ -28,7 +28,8 @@ pub const MAX_WEIGHT: i32 = 1_000_000;
 /// Evaluations are kept inside this bound, well below the search's win scores.
 pub const MAX_EVAL: i32 = 20_000;
 
-/// Why a weights file was refused; the message is one line and names the key.
+/// Why a weights file was refused; the message is one line (text from the
+/// file is shown with its control characters escaped) and names the key.
 #[derive(Debug, Error)]
 pub enum WeightsError {
     /// The file could not be read or written.
@@ -46,13 +47,13 @@ pub enum WeightsError {
     #[error("weights file: missing key '{0}'")]
     MissingKey(String),
     /// A top-level key this format does not have.
-    #[error("weights file: unknown key '{0}'")]
+    #[error("weights file: unknown key '{}'", .0.escape_debug())]
     UnknownKey(String),
     /// A top-level key with a value of the wrong type.
     #[error("weights file: key '{0}' has the wrong type ({1})")]
     BadKey(String, &'static str),
     /// The file is for another format version.
-    #[error("weights file: format version {found}, this program reads version {expected}")]
+    #[error("weights file: format version {}, this program reads version {expected}", .found.escape_debug())]
     Version {
         /// The version in the file.
         found: String,
@@ -60,7 +61,7 @@ pub enum WeightsError {
         expected: u64,
     },
     /// The file is for the other game (or an unknown one).
-    #[error("weights file: key 'game' is '{found}', expected '{expected}'")]
+    #[error("weights file: key 'game' is '{}', expected '{expected}'", .found.escape_debug())]
     WrongGame {
         /// The game named in the file.
         found: String,
@@ -71,7 +72,7 @@ pub enum WeightsError {
     #[error("weights file: missing weight '{0}'")]
     MissingWeight(String),
     /// A weight name that is not a feature of the game.
-    #[error("weights file: unknown weight '{0}'")]
+    #[error("weights file: unknown weight '{}'", .0.escape_debug())]
     UnknownWeight(String),
     /// A weight that is not a number (or not an `{mg, eg}` object).
     #[error("weights file: weight '{0}' is not a number")]

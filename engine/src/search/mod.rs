@@ -227,15 +227,23 @@ pub struct Engine<G: Game> {
 }
 
 impl<G: Game> Engine<G> {
-    /// An engine with a table of `hash` and `threads` search threads.
+    /// An engine with a table of `hash` and `threads` search threads;
+    /// aborts when the table's memory cannot be had (for a size a user
+    /// chose, [`Engine::try_new`] says so instead).
     pub fn new(hash: HashSize, threads: usize) -> Self {
-        Engine {
-            tt: Table::new(hash),
+        Self::try_new(hash, threads).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An engine with a table of `hash` and `threads` search threads, or
+    /// why the table's memory could not be had.
+    pub fn try_new(hash: HashSize, threads: usize) -> Result<Self, String> {
+        Ok(Engine {
+            tt: Table::try_new(hash)?,
             oracle: None,
             stop: Arc::new(AtomicBool::new(false)),
             threads: threads.max(1),
             _game: std::marker::PhantomData,
-        }
+        })
     }
 
     /// Positions the oracle knows are scored by it instead of searched.
@@ -243,9 +251,11 @@ impl<G: Game> Engine<G> {
         self.oracle = oracle;
     }
 
-    /// Replaces the table by one of `size`.
-    pub fn set_hash(&mut self, size: HashSize) {
-        self.tt = Table::new(size);
+    /// Replaces the table by one of `size`; the old one stays when the
+    /// memory cannot be had.
+    pub fn set_hash(&mut self, size: HashSize) -> Result<(), String> {
+        self.tt = Table::try_new(size)?;
+        Ok(())
     }
 
     /// Sets the number of search threads (at least one).

@@ -139,6 +139,15 @@ fn refuses_unknown_weight() {
             v["weights"]["tempo"]["middle"] = json!(3);
         });
         assert!(msg.contains("'tempo.middle'"), "{msg}");
+        // A key with a line break in it is shown escaped: still one line.
+        let (_, msg) = refused(kind, |v| {
+            v["weights"]["a\nb"] = json!({"mg": 1, "eg": 2});
+        });
+        assert!(msg.contains(r"'a\nb'"), "{msg}");
+        let (_, msg) = refused(kind, |v| {
+            v["x\ny"] = json!(1);
+        });
+        assert!(msg.contains(r"'x\ny'"), "{msg}");
     }
 }
 

@@ -187,6 +187,7 @@ fn error_kind(e: &PdnError) -> &'static str {
         PdnError::Io { .. } => "Io",
         PdnError::InvalidUtf8 { .. } => "InvalidUtf8",
         PdnError::LineTooLong { .. } => "LineTooLong",
+        PdnError::GameTooLong { .. } => "GameTooLong",
         PdnError::BadTag { .. } => "BadTag",
         PdnError::BadResult { .. } => "BadResult",
         PdnError::ResultMismatch { .. } => "ResultMismatch",
@@ -240,6 +241,28 @@ fn an_overlong_line_skips_its_game_and_the_reader_goes_on() {
         .collect();
     let too_long = format!("line 7: longer than {} bytes", engine::files::MAX_LINE);
     assert_eq!(games, ["ok a", too_long.as_str(), "ok c"]);
+}
+
+/// A comment that never closes, or movetext without a result, ends its
+/// game at MAX_GAME_BYTES; the reader holds one game, not the whole input.
+#[test]
+fn a_game_that_never_ends_is_cut_at_its_limit() {
+    use selfplay::pdn::MAX_GAME_BYTES;
+    for (head, body) in [
+        ("[Event \"a\"]\n\n1. dc3 {", "comment text\n"),
+        ("[Event \"b\"]\n\n1.", "dc3 cd3\n"),
+    ] {
+        let mut text = head.as_bytes().to_vec();
+        text.extend(body.repeat(MAX_GAME_BYTES / body.len() + 10).into_bytes());
+        let games: Vec<_> = PdnReader::new(Cursor::new(text)).collect();
+        assert_eq!(games.len(), 1, "{head}");
+        let err = games[0].as_ref().unwrap_err();
+        assert_eq!(error_kind(err), "GameTooLong", "{err}");
+        assert!(
+            err.to_string().contains("the game starting on line 1"),
+            "{err}"
+        );
+    }
 }
 
 /// Endless input: the same game over and over.

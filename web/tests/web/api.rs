@@ -614,6 +614,15 @@ async fn pdn_loads_opens_and_exports() {
         error_of(&e).contains("10001 plies, more than the 10000"),
         "{e}"
     );
+    // A game too long to replay is not kept beside one that replays.
+    let both = format!("{long}\n[FEN \"W:WKe1:BKa5\"]\n\ne12 *\n");
+    let (s, v) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": both}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["games"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(
+        v["errors"][0],
+        "record 1: 10001 plies, more than the 10000 the board replays"
+    );
 }
 
 #[tokio::test]
