@@ -41,11 +41,17 @@ impl<G: Game> ExternalPlayer<G> {
     pub fn start(cmd: &str, spec: &EngineSpec) -> Result<Self, String> {
         let words = split_command(cmd);
         let (program, args) = words.split_first().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // A process group of its own, so that stopping it also stops what
+        // it started (an engine behind a wrapper script).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| format!("engine {}: cannot start '{cmd}': {e}", spec.name))?;
         let input = child.stdin.take().ok_or("no engine stdin")?;
@@ -292,7 +298,7 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
                 Ok(l) if l.starts_with("error") => return Err(Forfeit::Crash(self.died(l))),
                 Ok(_) => {}
                 Err(None) => {
-                    let _ = self.child.kill();
+                    self.kill();
                     self.dead = Some("timed out".into());
                     return Err(Forfeit::Timeout);
                 }
@@ -314,12 +320,30 @@ impl<G: Game> Drop for ExternalPlayer<G> {
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
+        // What the engine started and left running goes too.
+        self.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl<G: Game> ExternalPlayer<G> {
+    /// Stops the engine and every process of its group (the group it was
+    /// started in, which only its own descendants join).
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        if let Ok(id) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) takes plain integers and touches no memory of
+            // ours; the negated id names the group the engine was started
+            // to lead, whose id stays reserved while any member lives.
+            unsafe {
+                libc::kill(-id, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
     }
 }
 

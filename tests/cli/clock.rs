@@ -239,3 +239,56 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An engine behind a wrapper script that hangs: when it is stopped (on
+/// time, and at the end), the whole process group goes, not only the
+/// wrapper.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
+    let dir = temp_dir("wrapped");
+    let wrap = dir.join("wrap.sh");
+    std::fs::write(&wrap, "#!/bin/sh\nsh \"$(dirname \"$0\")/inner.sh\"\n").unwrap();
+    std::fs::write(
+        dir.join("inner.sh"),
+        "echo $$ >> \"$(dirname \"$0\")/pids\"\nwhile read l; do case \"$l\" in hub) echo 'id name=hang'; echo wait;; init) echo ready;; go*) sleep 1000;; quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let hang = format!("name=hang,cmd={},movetime=100", wrap.display());
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args([
+            "selfplay",
+            "--engine",
+            &hang,
+            "--engine",
+            "name=fast,depth=1",
+            "--games",
+            "2",
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pids = std::fs::read_to_string(dir.join("pids")).unwrap();
+    assert_eq!(
+        pids.lines().count(),
+        2,
+        "started again after the first hang"
+    );
+    // A process killed is gone, or a zombie until its new parent reaps it.
+    let alive = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| s.split_whitespace().nth(2) != Some("Z"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while pids.lines().any(alive) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let left: Vec<&str> = pids.lines().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
