@@ -857,6 +857,12 @@ fn read_token(
     if mv.is_empty() || mv.bytes().all(|b| b"!?+-=#".contains(&b)) {
         return Ok(None);
     }
+    // Moves of both games start with a letter; anything else (`%h6`, say,
+    // which written at the start of a line would be an escape line) is not
+    // a move.
+    if !mv.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Err(unexpected());
+    }
     *moves_seen = true;
     moves.push(mv.to_string());
     Ok(None)

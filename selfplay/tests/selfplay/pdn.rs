@@ -199,7 +199,7 @@ fn error_kind(e: &PdnError) -> &'static str {
 
 #[test]
 fn more_malformed_inputs() {
-    let cases: [(&[u8], &str, usize); 7] = [
+    let cases: [(&[u8], &str, usize); 9] = [
         (b"[Event]\n\n1-0\n", "BadTag", 1),
         (b"[Event \"x\"\n\n1-0\n", "BadTag", 1),
         (b"[Event \"x\"] junk\n\n1-0\n", "BadTag", 1),
@@ -209,6 +209,10 @@ fn more_malformed_inputs() {
             3,
         ),
         (b"[Event \"x\"]\n\n1. dc3 $x 1-0\n", "Unexpected", 3),
+        // Found by the fuzzer: written back at the start of a line, `%h6`
+        // made an escape line and the game lost its result.
+        (b"[Event \"x\"]\n\n1. dc3 %h6 1-0\n", "Unexpected", 3),
+        (b"[Event \"x\"]\n\n1. dc3 \xc3\xa96 1-0\n", "Unexpected", 3),
         (b"\n\n1. dc3 c54x\n", "MissingResult", 3),
         (b"[Event \"x\"]\n\n1. dc3\n\xff\n", "InvalidUtf8", 4),
     ];
