@@ -15,8 +15,8 @@ use crate::tt::HashSize;
 use crate::{bashnya, bushka, with_game};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -101,7 +101,7 @@ pub fn quote(value: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    if !value.is_empty() && !value.contains([' ', '"', '\\', '=']) {
+    if !value.is_empty() && !value.contains(|c: char| c.is_whitespace() || "\"\\=".contains(c)) {
         value
     } else {
         format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
@@ -124,17 +124,18 @@ impl<G: EvalSource> Session<G> {
         G::KIND
     }
 
-    fn new(hash: HashSize, threads: usize) -> Self {
-        let engine = Engine::new(hash, threads);
+    /// A session with a table of `hash`, or why its memory could not be had.
+    fn new(hash: HashSize, threads: usize) -> Result<Self, String> {
+        let engine = Engine::try_new(hash, threads)?;
         let stop = engine.stop_flag();
-        Session {
+        Ok(Session {
             engine: Arc::new(Mutex::new(engine)),
             stop,
             eval: G::default_eval(),
             position: G::start(),
             history: Vec::new(),
             limits: Limits::depth(12),
-        }
+        })
     }
 
     /// Loads endgame tables for the search (`None` unloads them).
@@ -309,7 +310,9 @@ impl Hub {
     /// A hub writing to `out`, playing Bushka until told otherwise.
     pub fn new(out: Output) -> Hub {
         Hub {
-            session: AnySession::Bushka(Session::new(HashSize::DEFAULT, 1)),
+            session: AnySession::Bushka(
+                Session::new(HashSize::DEFAULT, 1).unwrap_or_else(|e| panic!("{e}")),
+            ),
             out,
             search: None,
             search_unbounded: false,
@@ -481,8 +484,10 @@ impl Hub {
                     self.new_game();
                 } else {
                     let limits = on_session!(&self.session, s => s.limits);
+                    // The old session stays when the new one's table
+                    // cannot be had.
                     self.session =
-                        with_game!(kind, G => Session::<G>::new(self.hash, self.threads).into());
+                        with_game!(kind, G => Session::<G>::new(self.hash, self.threads)?.into());
                     on_session!(&mut self.session, s => s.limits = limits);
                     self.weights = "default".into();
                     self.eval = crate::eval::EvalKind::Auto;
@@ -596,9 +601,15 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
 /// commands wait for it.
 const WAIT_POLL: Duration = Duration::from_millis(5);
 
-/// The most commands kept waiting for a search with a limit; more are
-/// refused one by one (input that floods the hub cannot fill the memory).
-const MAX_WAITING: usize = 1024;
+/// The most bytes of command lines read and not yet carried out (each line
+/// counted with [`LINE_COST`] more); beyond it lines are refused one by one,
+/// except `stop` and `quit`, so input that floods the hub cannot fill the
+/// memory and the reader never waits (a client that writes a long script
+/// before it reads the answers is never blocked).
+const MAX_PENDING: usize = 16 << 20;
+
+/// What a waiting line costs beside its text.
+const LINE_COST: usize = 64;
 
 /// A line's command word (`None` when it does not read).
 fn command_of(line: &str) -> Option<String> {
@@ -632,20 +643,13 @@ fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
-/// Keeps `line` until the search with a limit is done, or refuses it when
-/// [`MAX_WAITING`] lines wait already.
-fn wait(hub: &Hub, waiting: &mut VecDeque<String>, line: String) {
-    if waiting.len() < MAX_WAITING {
-        waiting.push_back(line);
-    } else {
-        let mut shown: String = line.chars().take(40).collect();
-        if shown.len() < line.len() {
-            shown.push_str("...");
-        }
-        hub.error(&format!(
-            "{MAX_WAITING} commands wait for the search already: '{shown}' dropped"
-        ));
+/// The line as an error shows it: at most 40 characters.
+fn shown(line: &str) -> String {
+    let mut shown: String = line.chars().take(40).collect();
+    if shown.len() < line.len() {
+        shown.push_str("...");
     }
+    shown
 }
 
 /// Runs the protocol until `quit` or the end of the input. At the end of
@@ -653,21 +657,42 @@ fn wait(hub: &Hub, waiting: &mut VecDeque<String>, line: String) {
 /// without a limit is stopped and one with a limit finishes and prints its
 /// move.
 pub fn run(input: impl BufRead + Send + 'static, out: Output) {
-    // Bounded: the reader waits while the hub is busy with one command.
-    let (tx, rx) = sync_channel(MAX_WAITING);
+    // Lines read and not yet carried out, in bytes (see MAX_PENDING).
+    let pending = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = channel::<Result<String, String>>();
+    let reader_pending = Arc::clone(&pending);
     let reader = std::thread::Builder::new()
         .name("hub-input".into())
         .spawn(move || {
             let mut input = input;
             loop {
-                let line = next_line(&mut input);
-                // A line too long or not UTF-8 is one bad line; any other
-                // read error ends the input.
-                let fatal = matches!(&line, Err(e) if e.kind() != std::io::ErrorKind::InvalidData);
-                let Some(line) = line.transpose() else {
-                    return;
+                let item = match next_line(&mut input) {
+                    Ok(None) => return,
+                    Ok(Some(line)) => {
+                        let cost = line.len() + LINE_COST;
+                        let control = matches!(command_of(&line).as_deref(), Some("stop" | "quit"));
+                        if control || reader_pending.load(Relaxed) + cost <= MAX_PENDING {
+                            reader_pending.fetch_add(cost, Relaxed);
+                            Ok(line)
+                        } else {
+                            Err(format!(
+                                "more than {MAX_PENDING} bytes of commands wait already: '{}' dropped",
+                                shown(&line)
+                            ))
+                        }
+                    }
+                    // A line too long or not UTF-8 is one bad line; any
+                    // other read error ends the input.
+                    Err(e) => {
+                        let fatal = e.kind() != std::io::ErrorKind::InvalidData;
+                        let sent = tx.send(Err(format!("unreadable input line: {e}")));
+                        if sent.is_err() || fatal {
+                            return;
+                        }
+                        continue;
+                    }
                 };
-                if tx.send(line).is_err() || fatal {
+                if tx.send(item).is_err() {
                     return;
                 }
             }
@@ -684,6 +709,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
             let Some(line) = waiting.pop_front() else {
                 break;
             };
+            pending.fetch_sub(line.len() + LINE_COST, Relaxed);
             if !hub.handle(&line) {
                 return;
             }
@@ -696,7 +722,12 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
         match next {
             Ok(Ok(line)) => {
                 let busy = hub.bounded_search_running() || !waiting.is_empty();
-                match command_of(&line).as_deref() {
+                let command = command_of(&line);
+                let keep = busy && command.as_deref() != Some("quit");
+                if !keep {
+                    pending.fetch_sub(line.len() + LINE_COST, Relaxed);
+                }
+                match command.as_deref() {
                     Some("quit") => {
                         hub.handle(&line);
                         return;
@@ -705,19 +736,29 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     // `go` that waits, it ends that go's search too.
                     Some("stop") => {
                         hub.handle(&line);
-                        let go_waits = waiting
-                            .iter()
-                            .any(|l| command_of(l).as_deref() == Some("go"));
-                        if go_waits {
-                            wait(&hub, &mut waiting, line);
+                        // One `stop` kept for the last `go` waiting (not
+                        // one for each `stop` sent).
+                        let last = |word: &str| {
+                            waiting
+                                .iter()
+                                .rposition(|l| command_of(l).as_deref() == Some(word))
+                        };
+                        let go = last("go");
+                        if keep && go.is_some() && last("stop") < go {
+                            waiting.push_back(line);
+                        } else if keep {
+                            pending.fetch_sub(line.len() + LINE_COST, Relaxed);
                         }
                     }
                     // `ping` is answered once what came before it is done:
                     // at once while a search runs with nothing waiting.
                     Some("ping") if waiting.is_empty() => {
+                        if keep {
+                            pending.fetch_sub(line.len() + LINE_COST, Relaxed);
+                        }
                         hub.handle(&line);
                     }
-                    _ if busy => wait(&hub, &mut waiting, line),
+                    _ if busy => waiting.push_back(line),
                     _ => {
                         if !hub.handle(&line) {
                             return;
@@ -725,7 +766,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     }
                 }
             }
-            Ok(Err(e)) => hub.error(&format!("unreadable input line: {e}")),
+            Ok(Err(message)) => hub.error(&message),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
@@ -770,19 +811,31 @@ mod tests {
 
     #[test]
     fn commands_waiting_for_a_search_are_bounded() {
-        let mut text = String::from("level move-time=1\ngo\n");
-        for i in 0..MAX_WAITING + 3 {
-            text.push_str(&format!("bogus{i}\n"));
+        // More than MAX_PENDING bytes of commands arrive while a search
+        // runs: the ones past the budget are refused one by one, each line
+        // gets exactly one answer, and the `stop` at the end always gets
+        // through (the search, to depth 60, ends by it alone: without it
+        // this test would not end).
+        let filler = "x".repeat(1000);
+        let flood = MAX_PENDING / 1000 + 100;
+        let mut text = String::from("level depth=60\ngo\n");
+        for i in 0..flood {
+            text.push_str(&format!("bogus{i}{filler}\n"));
         }
+        text.push_str("stop\n");
         let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
         run(std::io::Cursor::new(text.into_bytes()), buf.clone());
         let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
-        let dropped: Vec<&str> = out.lines().filter(|l| l.contains("dropped")).collect();
-        assert_eq!(dropped.len(), 3, "{out}");
-        assert!(dropped[0].contains(&format!("'bogus{MAX_WAITING}' dropped")));
-        let unknown = out.lines().filter(|l| l.contains("bogus")).count();
-        assert_eq!(unknown, MAX_WAITING + 3, "every line is answered once");
-        assert!(out.lines().any(|l| l.starts_with("done")), "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        let dropped = lines.iter().filter(|l| l.contains("dropped")).count();
+        let unknown = lines
+            .iter()
+            .filter(|l| l.contains("unknown command"))
+            .count();
+        assert!(dropped >= 100, "{dropped} dropped");
+        assert_eq!(unknown + dropped, flood, "every line is answered once");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("done")).count(), 1);
+        assert!(lines.last().unwrap().contains("unknown command"));
     }
 
     #[test]
@@ -803,6 +856,14 @@ mod tests {
         assert_eq!(quote("ab"), "ab");
         assert_eq!(quote(""), "\"\"");
         assert_eq!(quote("a\nb\r\tc"), "\"a b  c\"");
+        // Any space the tokenizer splits on is quoted.
+        assert_eq!(quote("a\u{a0}b"), "\"a\u{a0}b\"");
+        assert_eq!(
+            tokenize(&format!("x v={}", quote("a\u{3000}b"))).unwrap().1[0]
+                .1
+                .as_deref(),
+            Some("a\u{3000}b")
+        );
     }
 
     #[test]

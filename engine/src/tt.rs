@@ -209,6 +209,21 @@ impl Table {
         Table::try_new(size).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// Whether `count` tables of about `size` MiB can be had, asked of the
+    /// allocator without touching the memory.
+    pub fn can_have(size: HashSize, count: usize) -> Result<(), String> {
+        let n = (size.get() << 20) / size_of::<Bucket>();
+        let mut buckets: Vec<Bucket> = Vec::new();
+        n.checked_mul(count)
+            .and_then(|total| buckets.try_reserve_exact(total).ok())
+            .ok_or_else(|| {
+                format!(
+                    "cannot have {count} x {} MiB of memory for hash tables",
+                    size.get()
+                )
+            })
+    }
+
     /// A table of about `size` MiB, or why the memory could not be had.
     pub fn try_new(size: HashSize) -> Result<Table, String> {
         let n = (size.get() << 20) / size_of::<Bucket>();

@@ -104,7 +104,7 @@ impl AtlasConfig {
         }
         // A table too large for the memory is refused now, not by an abort
         // in a search thread.
-        engine::tt::Table::try_new(self.hash).map_err(|e| format!("--hash: {e}"))?;
+        engine::tt::Table::can_have(self.hash, 1).map_err(|e| format!("--hash: {e}"))?;
         Ok(())
     }
 
@@ -475,8 +475,10 @@ fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), 
                 i + 1
             ));
         }
-        let raw = std::str::from_utf8(&buf)
-            .map_err(|_| format!("{} line {}: not UTF-8 text", file.display(), i + 1))?;
+        let Ok(raw) = std::str::from_utf8(&buf) else {
+            unread = Some(format!("{} line {}: not UTF-8 text", file.display(), i + 1));
+            continue;
+        };
         if raw.trim().is_empty() {
             continue;
         }

@@ -76,7 +76,9 @@ impl MineConfig {
         }
         // A table too large for the memory is refused now, not by an abort
         // in a search thread.
-        engine::tt::Table::try_new(self.hash).map_err(|e| format!("--hash: {e}"))?;
+        // (One table a search thread.)
+        engine::tt::Table::can_have(self.hash, rayon::current_num_threads())
+            .map_err(|e| format!("--hash: {e}"))?;
         Ok(())
     }
 }

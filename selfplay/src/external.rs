@@ -47,10 +47,6 @@ impl<G: Game> ExternalPlayer<G> {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        // A process group of its own, so that stopping it also stops what
-        // it started (an engine behind a wrapper script).
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
             .spawn()
             .map_err(|e| format!("engine {}: cannot start '{cmd}': {e}", spec.name))?;
@@ -316,6 +312,9 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
 
 impl<G: Game> Drop for ExternalPlayer<G> {
     fn drop(&mut self) {
+        // What the engine started, noted while it runs (once it has gone,
+        // its children belong to another parent).
+        let started = descendants(self.child.id());
         let _ = self.send("quit");
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
@@ -324,28 +323,89 @@ impl<G: Game> Drop for ExternalPlayer<G> {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        // What the engine started and left running goes too.
-        self.kill();
+        kill_all(&started);
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
 impl<G: Game> ExternalPlayer<G> {
-    /// Stops the engine and every process of its group (the group it was
-    /// started in, which only its own descendants join).
+    /// Stops the engine and every process it started (an engine behind a
+    /// wrapper script is the wrapper's child).
     fn kill(&mut self) {
-        #[cfg(unix)]
-        if let Ok(id) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) takes plain integers and touches no memory of
-            // ours; the negated id names the group the engine was started
-            // to lead, whose id stays reserved while any member lives.
-            unsafe {
-                libc::kill(-id, libc::SIGKILL);
-            }
-        }
+        kill_all(&descendants(self.child.id()));
         let _ = self.child.kill();
     }
 }
+
+/// A process: its id and its start time (in clock ticks after boot), which
+/// tell it from a later process given the same id.
+type Process = (i32, u64);
+
+/// Reads a process's parent and start time from `/proc/<id>/stat`.
+#[cfg(target_os = "linux")]
+fn stat_of(id: i32) -> Option<(i32, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{id}/stat")).ok()?;
+    // After the command name (in parentheses, which may hold anything):
+    // state, parent, ..., start time (the 20th field after the name).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some((fields.get(1)?.parse().ok()?, fields.get(19)?.parse().ok()?))
+}
+
+/// Every process descended from `id`, children before their children.
+#[cfg(target_os = "linux")]
+fn descendants(id: u32) -> Vec<Process> {
+    let Ok(root) = i32::try_from(id) else {
+        return Vec::new();
+    };
+    let mut all: Vec<(i32, i32, u64)> = Vec::new();
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for entry in dir.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            if let Some((parent, start)) = stat_of(pid) {
+                all.push((pid, parent, start));
+            }
+        }
+    }
+    let mut found: Vec<Process> = Vec::new();
+    let mut parents = vec![root];
+    while let Some(parent) = parents.pop() {
+        for &(pid, p, start) in &all {
+            if p == parent && !found.iter().any(|&(f, _)| f == pid) {
+                found.push((pid, start));
+                parents.push(pid);
+            }
+        }
+    }
+    found
+}
+
+/// Kills each process still running that is the same one as noted.
+#[cfg(target_os = "linux")]
+fn kill_all(processes: &[Process]) {
+    for &(pid, start) in processes {
+        if stat_of(pid).is_some_and(|(_, s)| s == start) {
+            // SAFETY: kill(2) takes plain integers and touches no memory of
+            // ours; the id is a process this engine started, checked by its
+            // start time just above.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Elsewhere only the engine's own process is stopped.
+#[cfg(not(target_os = "linux"))]
+fn descendants(_id: u32) -> Vec<Process> {
+    Vec::new()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn kill_all(_processes: &[Process]) {}
 
 #[cfg(test)]
 mod tests {

@@ -536,16 +536,6 @@ impl<R: BufRead> PdnReader<R> {
         let mut game_bytes = 0;
         while let Some(line) = self.next_line()? {
             last_line = line.number;
-            if let Some(start) = start {
-                game_bytes += line.text.len() + 1;
-                if game_bytes > MAX_GAME_BYTES {
-                    self.recovering = Some(line.is_tag());
-                    return Err(PdnError::GameTooLong {
-                        line: line.number,
-                        start,
-                    });
-                }
-            }
             if line.too_long {
                 self.recovering = Some(line.is_tag());
                 return Err(PdnError::LineTooLong { line: line.number });
@@ -569,7 +559,15 @@ impl<R: BufRead> PdnReader<R> {
                             start,
                         });
                     }
-                    start.get_or_insert(line.number);
+                    let first = *start.get_or_insert(line.number);
+                    game_bytes += line.text.len() + 1;
+                    if game_bytes > MAX_GAME_BYTES {
+                        self.recovering = Some(true);
+                        return Err(PdnError::GameTooLong {
+                            line: line.number,
+                            start: first,
+                        });
+                    }
                     if let Err(e) = read_tags(trimmed, line.number, &mut record, &mut result_tag) {
                         self.recovering = Some(true);
                         return Err(e);
@@ -577,7 +575,17 @@ impl<R: BufRead> PdnReader<R> {
                     continue;
                 }
             }
-            start.get_or_insert(line.number);
+            // The game's text so far (a header line of the next game, read
+            // above, is not counted).
+            let first = *start.get_or_insert(line.number);
+            game_bytes += line.text.len() + 1;
+            if game_bytes > MAX_GAME_BYTES {
+                self.recovering = Some(false);
+                return Err(PdnError::GameTooLong {
+                    line: line.number,
+                    start: first,
+                });
+            }
             let mut state = MovetextState {
                 moves: &mut record.moves,
                 comments: &mut record.comments,

@@ -241,7 +241,7 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
 }
 
 /// An engine behind a wrapper script that hangs: when it is stopped (on
-/// time, and at the end), the whole process group goes, not only the
+/// time, and at the end), what the wrapper started goes too, not only the
 /// wrapper.
 #[cfg(target_os = "linux")]
 #[test]

@@ -255,6 +255,7 @@ fn a_game_that_never_ends_is_cut_at_its_limit() {
     for (head, body) in [
         ("[Event \"a\"]\n\n1. dc3 {", "comment text\n"),
         ("[Event \"b\"]\n\n1.", "dc3 cd3\n"),
+        ("[Event \"c\"]\n", "[Annotator \"x\"]\n"),
     ] {
         let mut text = head.as_bytes().to_vec();
         text.extend(body.repeat(MAX_GAME_BYTES / body.len() + 10).into_bytes());
