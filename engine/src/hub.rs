@@ -643,6 +643,9 @@ fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
+/// Lines the reader refused, the first of them as shown.
+struct Dropped(String);
+
 /// The line as an error shows it: at most 40 characters.
 fn shown(line: &str) -> String {
     let mut shown: String = line.chars().take(40).collect();
@@ -659,8 +662,12 @@ fn shown(line: &str) -> String {
 pub fn run(input: impl BufRead + Send + 'static, out: Output) {
     // Lines read and not yet carried out, in bytes (see MAX_PENDING).
     let pending = Arc::new(AtomicUsize::new(0));
-    let (tx, rx) = channel::<Result<String, String>>();
+    // Lines refused since the last report of them.
+    let dropped = Arc::new(AtomicUsize::new(0));
+    // A line, an error to report, or lines dropped (the first of them).
+    let (tx, rx) = channel::<Result<Result<String, String>, Dropped>>();
     let reader_pending = Arc::clone(&pending);
+    let reader_dropped = Arc::clone(&dropped);
     let reader = std::thread::Builder::new()
         .name("hub-input".into())
         .spawn(move || {
@@ -670,27 +677,32 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     Ok(None) => return,
                     Ok(Some(line)) => {
                         let cost = line.len() + LINE_COST;
-                        let control = matches!(command_of(&line).as_deref(), Some("stop" | "quit"));
+                        let control = matches!(line.trim(), "stop" | "quit");
                         if control || reader_pending.load(Relaxed) + cost <= MAX_PENDING {
                             reader_pending.fetch_add(cost, Relaxed);
                             Ok(line)
+                        } else if reader_dropped.fetch_add(1, Relaxed) == 0 {
+                            // One report in the channel at a time: it tells
+                            // how many were dropped when it is read.
+                            Err(Dropped(shown(&line)))
                         } else {
-                            Err(format!(
-                                "more than {MAX_PENDING} bytes of commands wait already: '{}' dropped",
-                                shown(&line)
-                            ))
+                            continue;
                         }
                     }
                     // A line too long or not UTF-8 is one bad line; any
                     // other read error ends the input.
                     Err(e) => {
                         let fatal = e.kind() != std::io::ErrorKind::InvalidData;
-                        let sent = tx.send(Err(format!("unreadable input line: {e}")));
+                        let sent = tx.send(Ok(Err(format!("unreadable input line: {e}"))));
                         if sent.is_err() || fatal {
                             return;
                         }
                         continue;
                     }
+                };
+                let item = match item {
+                    Ok(line) => Ok(Ok(line)),
+                    Err(first) => Err(first),
                 };
                 if tx.send(item).is_err() {
                     return;
@@ -704,11 +716,27 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
     }
     // Commands that came while a search with a limit ran, in order.
     let mut waiting: VecDeque<String> = VecDeque::new();
+    // A `go` waits with no `stop` kept after it.
+    let mut go_waits = false;
     loop {
-        while !hub.bounded_search_running() {
-            let Some(line) = waiting.pop_front() else {
-                break;
+        // Waiting lines are carried out once the search is done; a `stop`
+        // or `ping` whose turn has come acts at once, during a search too
+        // (a `stop` kept for a `go` ends that go's search).
+        loop {
+            let now = match waiting.front() {
+                None => break,
+                Some(l) => {
+                    !hub.bounded_search_running()
+                        || matches!(command_of(l).as_deref(), Some("stop" | "ping"))
+                }
             };
+            if !now {
+                break;
+            }
+            let line = waiting.pop_front().expect("a line waits");
+            if waiting.is_empty() {
+                go_waits = false;
+            }
             pending.fetch_sub(line.len() + LINE_COST, Relaxed);
             if !hub.handle(&line) {
                 return;
@@ -720,7 +748,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
             rx.recv_timeout(WAIT_POLL)
         };
         match next {
-            Ok(Ok(line)) => {
+            Ok(Ok(Ok(line))) => {
                 let busy = hub.bounded_search_running() || !waiting.is_empty();
                 let command = command_of(&line);
                 let keep = busy && command.as_deref() != Some("quit");
@@ -738,14 +766,9 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                         hub.handle(&line);
                         // One `stop` kept for the last `go` waiting (not
                         // one for each `stop` sent).
-                        let last = |word: &str| {
-                            waiting
-                                .iter()
-                                .rposition(|l| command_of(l).as_deref() == Some(word))
-                        };
-                        let go = last("go");
-                        if keep && go.is_some() && last("stop") < go {
+                        if keep && go_waits {
                             waiting.push_back(line);
+                            go_waits = false;
                         } else if keep {
                             pending.fetch_sub(line.len() + LINE_COST, Relaxed);
                         }
@@ -758,7 +781,10 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                         }
                         hub.handle(&line);
                     }
-                    _ if busy => waiting.push_back(line),
+                    _ if busy => {
+                        go_waits |= command.as_deref() == Some("go");
+                        waiting.push_back(line);
+                    }
                     _ => {
                         if !hub.handle(&line) {
                             return;
@@ -766,7 +792,13 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     }
                 }
             }
-            Ok(Err(message)) => hub.error(&message),
+            Ok(Ok(Err(message))) => hub.error(&message),
+            Ok(Err(Dropped(first))) => {
+                let n = dropped.swap(0, Relaxed);
+                hub.error(&format!(
+                    "more than {MAX_PENDING} bytes of commands wait already: {n} line(s) dropped, the first '{first}'"
+                ));
+            }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
@@ -827,7 +859,16 @@ mod tests {
         run(std::io::Cursor::new(text.into_bytes()), buf.clone());
         let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = out.lines().collect();
-        let dropped = lines.iter().filter(|l| l.contains("dropped")).count();
+        // Reports of dropped lines give their number.
+        let dropped: usize = lines
+            .iter()
+            .filter_map(|l| {
+                l.split(" line(s) dropped")
+                    .next()
+                    .filter(|_| l.contains("dropped"))
+            })
+            .map(|head| head.rsplit(' ').next().unwrap().parse::<usize>().unwrap())
+            .sum();
         let unknown = lines
             .iter()
             .filter(|l| l.contains("unknown command"))

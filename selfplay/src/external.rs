@@ -314,7 +314,7 @@ impl<G: Game> Drop for ExternalPlayer<G> {
     fn drop(&mut self) {
         // What the engine started, noted while it runs (once it has gone,
         // its children belong to another parent).
-        let started = descendants(self.child.id());
+        let started = self.descendants();
         let _ = self.send("quit");
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
@@ -333,8 +333,17 @@ impl<G: Game> ExternalPlayer<G> {
     /// Stops the engine and every process it started (an engine behind a
     /// wrapper script is the wrapper's child).
     fn kill(&mut self) {
-        kill_all(&descendants(self.child.id()));
+        kill_all(&self.descendants());
         let _ = self.child.kill();
+    }
+
+    /// The processes the engine started, while it runs (once it has been
+    /// reaped its id may be another process's).
+    fn descendants(&mut self) -> Vec<Process> {
+        match self.child.try_wait() {
+            Ok(None) => descendants(self.child.id()),
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -320,6 +320,32 @@ fn a_stop_behind_a_waiting_go_ends_both_searches() {
     h.quit();
 }
 
+/// The same when the waiting `go` has a limit: the kept `stop` ends its
+/// search at once (it used to wait for that search's own end).
+#[test]
+fn a_stop_behind_a_waiting_go_with_a_limit_ends_both_searches() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("level move-time=30");
+    h.send("go think");
+    h.until("info");
+    h.send_together(&["go think", "stop"]);
+    for search in ["first", "second"] {
+        let lines = h.until("done");
+        if let Some(info) = lines.iter().rev().find(|l| l.starts_with("info")) {
+            assert!(time_of(info) < 25.0, "{search} not stopped: {info}");
+        }
+    }
+    let asked = std::time::Instant::now();
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
+    assert!(
+        asked.elapsed() < Duration::from_secs(20),
+        "the second search ran on"
+    );
+    h.quit();
+}
+
 /// At the end of its input the engine stops a search without a limit,
 /// prints its move and exits (a GUI that dies leaves no engine searching).
 #[test]
