@@ -439,6 +439,19 @@ pub struct PdnReader<R> {
     finished: bool,
 }
 
+/// Counts `line` into the text of the game starting on line `start`;
+/// past [`MAX_GAME_BYTES`] the game is too long.
+fn add_game_text(bytes: &mut usize, line: &Line, start: usize) -> Result<(), PdnError> {
+    *bytes += line.text.len() + 1;
+    if *bytes > MAX_GAME_BYTES {
+        return Err(PdnError::GameTooLong {
+            line: line.number,
+            start,
+        });
+    }
+    Ok(())
+}
+
 /// What a movetext scan of one line found.
 enum Scan {
     /// The line is used up; the game goes on.
@@ -560,13 +573,9 @@ impl<R: BufRead> PdnReader<R> {
                         });
                     }
                     let first = *start.get_or_insert(line.number);
-                    game_bytes += line.text.len() + 1;
-                    if game_bytes > MAX_GAME_BYTES {
+                    if let Err(e) = add_game_text(&mut game_bytes, &line, first) {
                         self.recovering = Some(true);
-                        return Err(PdnError::GameTooLong {
-                            line: line.number,
-                            start: first,
-                        });
+                        return Err(e);
                     }
                     if let Err(e) = read_tags(trimmed, line.number, &mut record, &mut result_tag) {
                         self.recovering = Some(true);
@@ -578,13 +587,9 @@ impl<R: BufRead> PdnReader<R> {
             // The game's text so far (a header line of the next game, read
             // above, is not counted).
             let first = *start.get_or_insert(line.number);
-            game_bytes += line.text.len() + 1;
-            if game_bytes > MAX_GAME_BYTES {
+            if let Err(e) = add_game_text(&mut game_bytes, &line, first) {
                 self.recovering = Some(false);
-                return Err(PdnError::GameTooLong {
-                    line: line.number,
-                    start: first,
-                });
+                return Err(e);
             }
             let mut state = MovetextState {
                 moves: &mut record.moves,

@@ -10,6 +10,16 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Writes an executable script.
+fn write_script(path: &std::path::Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
 /// A protocol engine that greets properly and then thinks for a second
 /// on every move, on a 0.1-second clock: it loses every game on time, and
 /// the records say so and keep its clock.
@@ -17,16 +27,10 @@ fn temp_dir(name: &str) -> PathBuf {
 fn a_slow_protocol_engine_loses_on_time() {
     let dir = temp_dir("slow");
     let path = dir.join("slow.sh");
-    std::fs::write(
+    write_script(
         &path,
         "#!/bin/sh\nwhile read l; do case \"$l\" in hub) echo 'id name=slow'; echo wait;; init) echo ready;; go*) sleep 1; echo 'done move=a1';; quit) exit 0;; esac; done\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     let pdn = dir.join("slow.pdn");
     let slow = format!("name=slow,cmd={},tc=0.1", path.display());
     let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
@@ -248,16 +252,12 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
 fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
     let dir = temp_dir("wrapped");
     let wrap = dir.join("wrap.sh");
-    std::fs::write(&wrap, "#!/bin/sh\nsh \"$(dirname \"$0\")/inner.sh\"\n").unwrap();
+    write_script(&wrap, "#!/bin/sh\nsh \"$(dirname \"$0\")/inner.sh\"\n");
     std::fs::write(
         dir.join("inner.sh"),
         "echo $$ >> \"$(dirname \"$0\")/pids\"\nwhile read l; do case \"$l\" in hub) echo 'id name=hang'; echo wait;; init) echo ready;; go*) sleep 1000;; quit) exit 0;; esac; done\n",
     )
     .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
     let hang = format!("name=hang,cmd={},movetime=100", wrap.display());
     let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
         .args([

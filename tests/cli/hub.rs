@@ -321,7 +321,7 @@ fn a_stop_behind_a_waiting_go_ends_both_searches() {
 }
 
 /// The same when the waiting `go` has a limit: the kept `stop` ends its
-/// search at once (it used to wait for that search's own end).
+/// search at once, not at the search's own end.
 #[test]
 fn a_stop_behind_a_waiting_go_with_a_limit_ends_both_searches() {
     let mut h = Hub::start();

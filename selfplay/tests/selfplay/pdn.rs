@@ -209,8 +209,8 @@ fn more_malformed_inputs() {
             3,
         ),
         (b"[Event \"x\"]\n\n1. dc3 $x 1-0\n", "Unexpected", 3),
-        // Found by the fuzzer: written back at the start of a line, `%h6`
-        // made an escape line and the game lost its result.
+        // Not moves (from the fuzzer): written back at the start of a line,
+        // `%h6` would be an escape line and the game would lose its result.
         (b"[Event \"x\"]\n\n1. dc3 %h6 1-0\n", "Unexpected", 3),
         (b"[Event \"x\"]\n\n1. dc3 \xc3\xa96 1-0\n", "Unexpected", 3),
         (b"\n\n1. dc3 c54x\n", "MissingResult", 3),
