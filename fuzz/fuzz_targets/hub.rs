@@ -142,7 +142,11 @@ fuzz_target!(|data: &[u8]| {
         hub.handle("stop");
         let mut out = sink.lock().unwrap_or_else(|e| e.into_inner());
         let text = String::from_utf8_lossy(&out);
-        for l in text.lines() {
+        for l in text.split_terminator('\n') {
+            assert!(
+                !l.contains('\r'),
+                "a carriage return in a protocol line: {l:?}"
+            );
             let word = l.split(' ').next().unwrap_or("");
             assert!(
                 ["id", "param", "wait", "ready", "pong", "info", "done", "error"].contains(&word),

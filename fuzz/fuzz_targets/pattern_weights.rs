@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
                     .unwrap_or_else(|e| panic!("own file refused: {e}"));
                 assert_eq!(back, w);
             }
-            Err(e) => assert!(!e.to_string().contains('\n'), "{e}"),
+            Err(e) => fuzz_support::assert_one_line(&e.to_string()),
         }
     }
 });

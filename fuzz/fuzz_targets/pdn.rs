@@ -1,9 +1,12 @@
 //! PDN files: arbitrary bytes through the streaming reader, then every record
-//! that reads is replayed in its game (both games when it names none).
+//! that reads is replayed in its game (both games when it names none), and
+//! the records' clock tags and time comments are read as `pdn clock` reads
+//! them (every figure finite, the counts consistent).
 #![no_main]
 
 use engine::{bashnya, bushka, Game};
 use libfuzzer_sys::fuzz_target;
+use selfplay::clock::TimeProfile;
 use selfplay::pdn::{replay, GameRecord, PdnReader};
 
 /// Records read per input (the reader is streaming; this only bounds time).
@@ -28,14 +31,16 @@ fn check_replay<G: Game>(rec: &GameRecord) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    let mut profile = TimeProfile::default();
     for rec in PdnReader::new(data).take(MAX_RECORDS) {
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                assert!(!e.to_string().contains('\n'), "not one line: {e}");
+                fuzz_support::assert_one_line(&e.to_string());
                 continue;
             }
         };
+        profile.add(&rec);
         // What was read writes back as a record that reads back the same.
         let text = rec.to_pdn();
         let mut again = PdnReader::new(text.as_bytes());
@@ -53,4 +58,18 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
+    assert!(profile.timed <= profile.games && profile.forfeits <= 2 * profile.timed);
+    let figures = [
+        profile.used,
+        profile.allotted,
+        profile.max_share,
+        profile.share(),
+    ];
+    assert!(
+        figures.iter().all(|f| f.is_finite() && *f >= 0.0),
+        "{profile:?}"
+    );
+    assert!(profile.min_left.is_none_or(f64::is_finite), "{profile:?}");
+    let moves = profile.per_move.iter().filter(|m| m.0 > 0).count();
+    assert_eq!(profile.csv().lines().count(), 1 + moves);
 });

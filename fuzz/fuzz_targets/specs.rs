@@ -15,7 +15,7 @@ use selfplay::spec::EngineSpec;
 
 fn one_line(e: impl std::fmt::Display) {
     let e = e.to_string();
-    assert!(!e.contains('\n'), "not one line: {e}");
+    fuzz_support::assert_one_line(&e);
 }
 
 fn book<G: Game>(text: &str, data: &[u8]) {
@@ -41,7 +41,9 @@ fn book<G: Game>(text: &str, data: &[u8]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let names = ["a".to_string(), "b".to_string()];
     for line in text.lines().take(64) {
         match EngineSpec::parse(line) {
@@ -56,7 +58,11 @@ fuzz_target!(|data: &[u8]| {
         match line.parse::<TimeControl>() {
             Ok(tc) => {
                 let again = tc.to_string();
-                assert_eq!(again.parse::<TimeControl>(), Ok(tc), "'{again}' from '{line}'");
+                assert_eq!(
+                    again.parse::<TimeControl>(),
+                    Ok(tc),
+                    "'{again}' from '{line}'"
+                );
             }
             Err(e) => one_line(e),
         }

@@ -7,5 +7,5 @@ use tuner::Checkpoint;
 
 fuzz_target!(|data: &[u8]| match Checkpoint::from_bytes(data) {
     Ok(c) => assert_eq!(c.to_bytes(), data, "checkpoint round trip"),
-    Err(e) => assert!(!e.contains('\n'), "{e}"),
+    Err(e) => fuzz_support::assert_one_line(&e),
 });

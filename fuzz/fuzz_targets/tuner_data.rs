@@ -4,17 +4,19 @@
 //! resolving capture-pending positions.
 #![no_main]
 
+use engine::data::DataLine;
 use engine::eval::Material;
 use engine::{bashnya, bushka};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;
-use engine::data::DataLine;
 use tuner::Loader;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         for line in text.lines().take(256) {
-            let Ok(d) = DataLine::parse(line) else { continue };
+            let Ok(d) = DataLine::parse(line) else {
+                continue;
+            };
             assert!(d.result == 0.0 || d.result == 0.5 || d.result == 1.0);
             let again = d.to_string();
             let back = DataLine::parse(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));

@@ -10,6 +10,12 @@ use engine::eval::{Evaluator, Weights};
 use engine::{bashnya, bushka, Game, MoveList};
 use std::collections::HashSet;
 
+/// Checks that an error message is one line: no line feed, no carriage
+/// return (a terminal or a log would show either as a break).
+pub fn assert_one_line(message: &str) {
+    assert!(!message.contains(['\n', '\r']), "not one line: {message:?}");
+}
+
 /// Most move texts tried against one position per input.
 pub const MAX_MOVE_LINES: usize = 64;
 
@@ -101,7 +107,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
             p
         }
         Err(e) => {
-            assert!(!e.to_string().contains('\n'), "not one line: {e}");
+            assert_one_line(&e.to_string());
             G::start()
         }
     };
@@ -118,7 +124,7 @@ pub fn check_text<G: Scratch>(data: &[u8]) {
                 assert_eq!(p.parse_move(&t).ok(), Some(mv), "round trip of '{line}'");
                 check_position(&p.play(&mv));
             }
-            Err(e) => assert!(!e.to_string().contains('\n'), "not one line: {e}"),
+            Err(e) => assert_one_line(&e.to_string()),
         }
     }
 }

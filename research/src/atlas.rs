@@ -422,6 +422,46 @@ fn summarise<G: Game>(line: &Line<G>, search: SearchFigures, played: &[Played]) 
     }
 }
 
+/// Checks a folder's `settings.txt` (its first line the settings of the
+/// results in it, its second `evaluation ID`) against a run's: results of
+/// other settings or of another evaluation must not be mixed in. A report
+/// alone (`report_only`) measures nothing and needs only the settings. The
+/// error reads after the folder's name; text from the file is escaped.
+pub fn check_settings(
+    text: &str,
+    settings: &str,
+    eval: &str,
+    report_only: bool,
+) -> Result<(), String> {
+    let mut lines = text.lines();
+    let old = lines.next().unwrap_or_default().trim();
+    if old != settings {
+        return Err(format!(
+            "holds results of other settings ({}); use another --out",
+            old.escape_debug()
+        ));
+    }
+    if report_only {
+        return Ok(());
+    }
+    match lines
+        .next()
+        .and_then(|l| l.trim().strip_prefix("evaluation "))
+    {
+        Some(old) if old == eval => Ok(()),
+        Some(old) => Err(format!(
+            "holds results of another evaluation ({}; this build's is {eval}); \
+             use another --out, or --report-only",
+            old.escape_debug()
+        )),
+        None => Err(
+            "does not record the evaluation its results were measured with (an \
+             older build made it); use another --out, or --report-only"
+                .into(),
+        ),
+    }
+}
+
 /// Reads every results file (`lines*.jsonl`) of a folder: the lines measured
 /// so far, by line text. A line measured twice (by two shards given the same
 /// number, say) is an error, and so is a damaged line; a last line cut short

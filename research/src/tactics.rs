@@ -106,6 +106,54 @@ pub struct Tactic {
 }
 
 impl Tactic {
+    /// Checks that the tactic is one mining could have written for the
+    /// position of hash `hash` in game `G`: its position reads and has that
+    /// hash, its problem line ([`Tactic::problem_line`]) reads back with the
+    /// same solution, each solution move is one token, the motif has no
+    /// surrounding space, and no field holds a control character (a line
+    /// break or a tab would split the problem set's lines and fields).
+    pub fn check<G: Game>(&self, hash: u64) -> Result<(), String> {
+        let fields = [
+            ("position", &self.position),
+            ("first_move_kind", &self.first_move_kind),
+            ("motif", &self.motif),
+            ("shallow_move", &self.shallow_move),
+            ("score", &self.score),
+            ("source", &self.source),
+        ];
+        for (name, text) in fields {
+            if text.chars().any(char::is_control) {
+                return Err(format!("the tactic's {name} holds a control character"));
+            }
+        }
+        if self.motif.is_empty() || self.motif.trim() != self.motif {
+            return Err(format!(
+                "the tactic's motif {:?} is empty or padded",
+                self.motif
+            ));
+        }
+        if let Some(bad) = self
+            .solution
+            .iter()
+            .find(|m| m.is_empty() || m.chars().any(|c| c.is_whitespace() || c.is_control()))
+        {
+            return Err(format!(
+                "the tactic's solution move {bad:?} is not one token"
+            ));
+        }
+        let pos = G::parse_position(&self.position).map_err(|e| format!("position: {e}"))?;
+        if Game::hash(&pos) != hash {
+            return Err(format!(
+                "the tactic's position is not the position of hash {hash}"
+            ));
+        }
+        let problem = parse_problem::<G>(&self.problem_line())?;
+        if problem.solution.len() != self.solution.len() {
+            return Err("the tactic's solution does not read back move for move".into());
+        }
+        Ok(())
+    }
+
     /// The problem-set line: `position<TAB>solution<TAB>motif<TAB>gain`
     /// (gain `win` or centi-men).
     pub fn problem_line(&self) -> String {
@@ -393,6 +441,30 @@ pub fn distinct<G: Game>(positions: &[(String, G)]) -> Vec<&(String, G)> {
         .iter()
         .filter(|(_, p)| seen.insert(Game::hash(p)))
         .collect()
+}
+
+/// Reads one line of a mining journal, `{"hash": H, "tactic": T or null}`
+/// (a missing tactic is none). A tactic is taken only as mining writes it
+/// ([`Tactic::check`]): a journal changed by hand or by a fault would
+/// otherwise put lines into the problem set that do not read back.
+pub fn parse_journal_line<G: Game>(text: &[u8]) -> Result<(u64, Option<Tactic>), String> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Line {
+        hash: u64,
+        tactic: Option<Tactic>,
+    }
+    let Line { hash, tactic } =
+        serde_json::from_slice(text).map_err(|e| format!("not a journal line: {e}"))?;
+    if let Some(t) = &tactic {
+        t.check::<G>(hash)?;
+    }
+    Ok((hash, tactic))
+}
+
+/// One line of a mining journal, as [`parse_journal_line`] reads it.
+pub fn journal_line(hash: u64, tactic: &Option<Tactic>) -> String {
+    serde_json::json!({ "hash": hash, "tactic": tactic }).to_string()
 }
 
 /// What mining found at each position looked at, by position hash (`None`:

@@ -79,16 +79,57 @@ pub struct ClusterOutcome {
     pub cancelled: bool,
 }
 
-/// What the driver keeps between runs: the run it belongs to and how often
-/// each shard was submitted.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-struct State {
+/// What the driver keeps between runs (`cluster.json` in its folder): the
+/// run it belongs to and how often each shard was submitted.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
     run: String,
     shards: usize,
     submissions: BTreeMap<usize, u32>,
     /// The last job (array job id) each shard was submitted in.
     #[serde(default)]
     jobs: BTreeMap<usize, u64>,
+}
+
+impl State {
+    /// A fresh state for run `run` in `shards` shards.
+    pub fn new(run: &str, shards: usize) -> State {
+        State {
+            run: run.to_string(),
+            shards,
+            ..State::default()
+        }
+    }
+
+    /// Reads a state file's text, refusing one of another run or cut into
+    /// other shards, and one that names a shard the run does not have. Text
+    /// from the file is escaped in the error.
+    pub fn parse(text: &str, run: &str, shards: usize) -> Result<State, String> {
+        let state: State =
+            serde_json::from_str(text).map_err(|e| format!("not a cluster state file: {e}"))?;
+        if state.run != run || state.shards != shards {
+            return Err(format!(
+                "the state of run {} in {} shards, not of this run ({} in {shards} shards): use another --dir",
+                state.run.escape_debug(),
+                state.shards,
+                run.escape_debug(),
+            ));
+        }
+        let named = state.submissions.keys().chain(state.jobs.keys());
+        if let Some(k) = named.into_iter().find(|k| !(1..=shards).contains(*k)) {
+            return Err(format!(
+                "not a cluster state file: it names shard {k} of a run in {shards} shards"
+            ));
+        }
+        Ok(state)
+    }
+
+    /// The state file's text, as [`State::parse`] reads it.
+    pub fn to_json(&self) -> String {
+        // Maps keyed by integers and plain values: writing cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
 }
 
 /// A word quoted for `sh`.
@@ -244,34 +285,16 @@ impl<'a> Driver<'a> {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(State {
-                    run: run.id.clone(),
-                    shards: cfg.shards,
-                    submissions: BTreeMap::new(),
-                    jobs: BTreeMap::new(),
-                })
+                return Ok(State::new(&run.id, cfg.shards))
             }
             // Anything else is no fresh start: the file would be written over.
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        let state: State = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a cluster state file: {e}", path.display()))?;
-        if state.run != run.id || state.shards != cfg.shards {
-            return Err(format!(
-                "{} holds run {} in {} shards, not this run ({} in {} shards): use another --dir",
-                cfg.dir.display(),
-                state.run,
-                state.shards,
-                run.id,
-                cfg.shards
-            ));
-        }
-        Ok(state)
+        State::parse(&text, &run.id, cfg.shards).map_err(|e| format!("{}: {e}", path.display()))
     }
 
     fn save_state(&self) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(&self.state).map_err(|e| e.to_string())?;
-        crate::output::write_atomic(&Self::state_path(self.cfg), &text)
+        crate::output::write_atomic(&Self::state_path(self.cfg), &self.state.to_json())
     }
 
     fn file(&self, k: usize, ext: &str) -> PathBuf {
@@ -361,7 +384,8 @@ impl<'a> Driver<'a> {
         args.push(script.display().to_string());
         let job = parse_sbatch(&command_output("sbatch", &args)?)?;
         for k in shards {
-            *self.state.submissions.entry(*k).or_insert(0) += 1;
+            let n = self.state.submissions.entry(*k).or_insert(0);
+            *n = n.saturating_add(1);
             self.state.jobs.insert(*k, job);
         }
         self.save_state()?;
@@ -638,5 +662,50 @@ mod tests {
         assert_eq!(quote("it's"), "'it'\\''s'");
         assert_eq!(quote("a b"), "'a b'");
         assert_eq!(quote(""), "''");
+    }
+
+    /// The state file reads back what was written, and refuses another
+    /// run's, another cut's, a shard outside the run and text that is no
+    /// state, each in one line with the file's text escaped.
+    #[test]
+    fn the_state_file_reads_back_and_refuses_what_is_not_this_runs() {
+        let mut state = State::new("abc", 4);
+        state.submissions.insert(2, 1);
+        state.jobs.insert(2, 77);
+        let text = state.to_json();
+        assert_eq!(State::parse(&text, "abc", 4), Ok(state));
+        for (text, run, shards, word) in [
+            (text.as_str(), "abd", 4, "not of this run"),
+            (&text, "abc", 5, "not of this run"),
+            (
+                r#"{"run":"abc","shards":4,"submissions":{"5":1}}"#,
+                "abc",
+                4,
+                "names shard 5",
+            ),
+            (
+                r#"{"run":"abc","shards":4,"submissions":{},"jobs":{"0":3}}"#,
+                "abc",
+                4,
+                "names shard 0",
+            ),
+            (
+                r#"{"run":"a\nb","shards":4,"submissions":{}}"#,
+                "abc",
+                4,
+                "run a\\nb in 4",
+            ),
+            (
+                r#"{"run":"abc","shards":4,"submissions":{},"extra":1}"#,
+                "abc",
+                4,
+                "unknown field",
+            ),
+            ("[1, 2", "abc", 4, "not a cluster state file"),
+        ] {
+            let e = State::parse(text, run, shards).unwrap_err();
+            assert!(e.contains(word), "{e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! `atlas`: every opening line measured, ranked and classified (the
 //! research crate's atlas), with a progress bar, resumable and shardable.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use engine::eval::{EvalSource, Evaluator, Material};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
@@ -125,7 +125,13 @@ fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
 /// measures nothing.
 fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> Result<()> {
     let file = dir.join("settings.txt");
-    let text = match std::fs::read_to_string(&file) {
+    // Two short lines are all it holds: more than 64 KiB is not read.
+    let read = std::fs::File::open(&file).and_then(|f| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut bytes)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    });
+    let text = match read {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return engine::files::write_atomic(
@@ -136,33 +142,8 @@ fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> 
         }
         Err(e) => return Err(anyhow!("{}: {e}", file.display())),
     };
-    let mut lines = text.lines();
-    let old = lines.next().unwrap_or_default().trim();
-    if old != settings {
-        bail!(
-            "{} holds results of other settings ({old}); use another --out",
-            dir.display()
-        );
-    }
-    if report_only {
-        return Ok(());
-    }
-    match lines
-        .next()
-        .and_then(|l| l.trim().strip_prefix("evaluation "))
-    {
-        Some(old) if old == eval => Ok(()),
-        Some(old) => bail!(
-            "{} holds results of another evaluation ({old}; this build's is {eval}); \
-             use another --out, or --report-only",
-            dir.display()
-        ),
-        None => bail!(
-            "{} does not record the evaluation its results were measured with (an \
-             older build made it); use another --out, or --report-only",
-            dir.display()
-        ),
-    }
+    atlas::check_settings(&text, settings, eval, report_only)
+        .map_err(|e| anyhow!("{} {e}", dir.display()))
 }
 
 /// Measures the lines not yet in the folder, appending each as it ends.

@@ -130,7 +130,7 @@ where
         env!("CARGO_PKG_VERSION"),
         engine::eval::default_eval_id::<G>()
     );
-    let (done, journal, lock) = open_journal(&journal_path, &journal_key)?;
+    let (done, journal, lock) = open_journal::<G>(&journal_path, &journal_key)?;
     let distinct = tactics::distinct(&positions).len();
     let bar = if args.quiet {
         indicatif::ProgressBar::hidden()
@@ -158,7 +158,7 @@ where
     let failed = std::sync::Mutex::new(None::<String>);
     let journal = std::sync::Mutex::new(Some(journal));
     let found = tactics::mine(&positions, &cfg, &done, &|hash, t| {
-        let line = serde_json::json!({ "hash": hash, "tactic": t }).to_string() + "\n";
+        let line = tactics::journal_line(hash, t) + "\n";
         let mut slot = journal
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -217,21 +217,16 @@ fn journal_of(out: &Path) -> PathBuf {
     engine::files::with_suffix(out, ".partial.jsonl")
 }
 
-/// One line of a journal: a position's hash and what was found there.
-fn journal_line(text: &[u8]) -> Option<(u64, Option<Tactic>)> {
-    let v: serde_json::Value = serde_json::from_slice(text).ok()?;
-    let hash = v["hash"].as_u64()?;
-    let tactic = serde_json::from_value(v["tactic"].clone()).ok()?;
-    Some((hash, tactic))
-}
-
 /// Reads a journal left by a stopped run (its first line the settings and
 /// inputs it mined, then `{"hash": H, "tactic": T or null}` a position) and
 /// opens it, locked, to append; a new journal starts with `key`. A journal
 /// of other settings or inputs is refused; a last line cut short by a stop
 /// is cut off. Returns what is done, the file to append to, and the handle
 /// holding the lock.
-fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File, std::fs::File)> {
+fn open_journal<G: Game>(
+    path: &Path,
+    key: &str,
+) -> Result<(tactics::Mined, std::fs::File, std::fs::File)> {
     let head = serde_json::json!({ "settings": key }).to_string();
     // Locked before anything is read or cut: one run writes a journal.
     let lock = std::fs::OpenOptions::new()
@@ -248,7 +243,7 @@ fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File
         Err(std::fs::TryLockError::Error(e)) => bail!("cannot lock {}: {e}", path.display()),
     }
     let mut file = engine::files::append_after_whole_lines(path, |tail| {
-        tail == head.as_bytes() || journal_line(tail).is_some()
+        tail == head.as_bytes() || tactics::parse_journal_line::<G>(tail).is_ok()
     })
     .with_context(|| format!("{}", path.display()))?;
     let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
@@ -264,8 +259,8 @@ fn open_journal(path: &Path, key: &str) -> Result<(tactics::Mined, std::fs::File
     }
     let mut done = tactics::Mined::new();
     for (i, line) in lines.enumerate() {
-        let (hash, tactic) = journal_line(line.as_bytes())
-            .ok_or_else(|| anyhow!("{} line {}: not a journal line", path.display(), i + 2))?;
+        let (hash, tactic) = tactics::parse_journal_line::<G>(line.as_bytes())
+            .map_err(|e| anyhow!("{} line {}: {e}", path.display(), i + 2))?;
         done.insert(hash, tactic);
     }
     Ok((done, file, lock))

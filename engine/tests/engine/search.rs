@@ -266,3 +266,44 @@ fn wins_as_far_as_a_table_reaches_are_wins() {
         Score::Cp(MATE_BOUND - 1)
     );
 }
+
+/// The search counts repetitions across Bashnya captures, as the game record
+/// does (docs/rules.md 2.4): around the twelve-ply cycle of
+/// `bashnya_rules.rs` once and three plies on, Black's only move is the
+/// capture `g3:e1`, back to a position of the game, so the search scores a
+/// draw; without the game's history the same search does not.
+#[test]
+fn the_search_sees_a_bashnya_repetition_across_a_capture() {
+    use engine::record::GameRecord;
+    const CYCLE: [&str; 12] = [
+        "a1:d4", "e1-g3", "d4-f2", "g3:e1", "b2-e5", "e1-d2", "e5-a1", "f2-e1", "a1-b2", "d2-c1",
+        "b2-a1", "c1-b2",
+    ];
+    let start = bashnya::Position::parse_position("W:a1=W,e1=B,b2=BW").unwrap();
+    let mut game = GameRecord::new(start);
+    for m in CYCLE.iter().chain(&CYCLE[..3]) {
+        game.push_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    let p = *game.current();
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    assert_eq!(list.len(), 1);
+    assert_eq!(p.move_text(&list[0]), "g3:e1");
+    assert!(bashnya::Position::is_capture(&list[0]));
+    let history = game.search_history();
+    assert_eq!(history.len(), 15, "no move of the cycle ends the count");
+    let mut engine = Engine::<bashnya::Position>::new(HashSize::fixed(16), 1);
+    let input = SearchInput {
+        position: p,
+        history,
+        limits: Limits::depth(6),
+    };
+    let r = engine.search(&Material::default(), &input, |_| {});
+    assert_eq!(r.score, Score::Cp(0));
+    let r = engine.search(
+        &Material::default(),
+        &SearchInput::new(p, Limits::depth(6)),
+        |_| {},
+    );
+    assert_ne!(r.score, Score::Cp(0));
+}

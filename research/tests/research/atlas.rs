@@ -303,3 +303,42 @@ fn bad_settings_are_refused() {
         assert!(err.contains(word), "{err}");
     }
 }
+
+/// A folder's `settings.txt` is checked line by line: the settings, then the
+/// evaluation (not for a report alone); text from the file comes back
+/// escaped, in one line.
+#[test]
+fn the_settings_file_is_checked_and_its_text_escaped() {
+    let (s, e) = ("bushka atlas --plies 2", "material 00");
+    assert_eq!(
+        atlas::check_settings(&format!("{s}\nevaluation {e}\n"), s, e, false),
+        Ok(())
+    );
+    assert_eq!(
+        atlas::check_settings(&format!("{s}\r\n"), s, e, true),
+        Ok(())
+    );
+    for (text, report_only, word) in [
+        (
+            "other\x1b[2J\nevaluation material 00\n",
+            false,
+            "other settings (other\\u{1b}[2J)",
+        ),
+        ("other\n", true, "other settings (other)"),
+        (
+            "bushka atlas --plies 2\nevaluation x\x07\n",
+            false,
+            "another evaluation (x\\u{7};",
+        ),
+        (
+            "bushka atlas --plies 2\n",
+            false,
+            "does not record the evaluation",
+        ),
+        ("", false, "other settings ()"),
+    ] {
+        let err = atlas::check_settings(text, s, e, report_only).unwrap_err();
+        assert!(err.contains(word), "{err}");
+        assert!(!err.chars().any(char::is_control), "{err:?}");
+    }
+}

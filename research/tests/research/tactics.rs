@@ -164,11 +164,12 @@ fn bad_settings_are_refused() {
 }
 
 /// The fuzz corpus of the research target: its problem lines read as the
-/// target reads them (the seeds are the rules' two combinations).
+/// target reads them (the seeds are the rules' two combinations), and its
+/// journal seed reads with its tactic.
 #[test]
 fn the_fuzz_corpus_reads() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/research");
-    let mut read = 0;
+    let (mut read, mut journal) = (0, 0);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let Ok(text) = std::str::from_utf8(&bytes) else {
@@ -178,11 +179,74 @@ fn the_fuzz_corpus_reads() {
             if tactics::parse_problem::<Position>(line).is_ok() {
                 read += 1;
             }
+            if let Ok((_, Some(_))) = tactics::parse_journal_line::<Position>(line.as_bytes()) {
+                journal += 1;
+            }
         }
     }
     assert!(read >= 2, "the seeds read as problems");
+    assert!(journal >= 1, "the journal seed reads with its tactic");
     let bad = tactics::parse_problem::<Position>("W:We4,f4:Bd4,e7\te45 zz\tT\twin").unwrap_err();
     assert!(bad.contains("solution move 2"), "{bad}");
     let bad = tactics::parse_problem::<Position>("W:We4,f4:Bd4,e7\te45\tT\tlots").unwrap_err();
     assert!(bad.contains("gain 'lots'"), "{bad}");
+}
+
+/// A mining journal line reads back what mining wrote; a tactic it could not
+/// have written (changed by hand or by a fault) is refused in one line, so
+/// no line that does not read gets into the problem set.
+#[test]
+fn journal_lines_read_back_and_refuse_what_mining_cannot_write() {
+    let t = mine_one("W:We4,f4:Bd4,e7").expect("the T-strike");
+    let hash = Position::parse_position(&t.position).unwrap().hash();
+    let line = tactics::journal_line(hash, &Some(t.clone()));
+    assert_eq!(
+        tactics::parse_journal_line::<Position>(line.as_bytes()),
+        Ok((hash, Some(t.clone())))
+    );
+    for text in [r#"{"hash":7,"tactic":null}"#, r#"{"hash":7}"#] {
+        assert_eq!(
+            tactics::parse_journal_line::<Position>(text.as_bytes()),
+            Ok((7, None))
+        );
+    }
+    let changed = |f: &dyn Fn(&mut tactics::Tactic)| {
+        let mut c = t.clone();
+        f(&mut c);
+        tactics::journal_line(hash, &Some(c))
+    };
+    for (line, word) in [
+        (
+            tactics::journal_line(hash + 1, &Some(t.clone())),
+            "not the position of hash",
+        ),
+        (
+            changed(&|c| c.motif = "T\tstrike".into()),
+            "motif holds a control character",
+        ),
+        (
+            changed(&|c| c.source = "game 1\nply 2".into()),
+            "source holds a control character",
+        ),
+        (changed(&|c| c.motif = " T".into()), "empty or padded"),
+        (
+            changed(&|c| c.solution = vec!["e45 e56".into()]),
+            "not one token",
+        ),
+        (changed(&|c| c.solution.clear()), "the solution is empty"),
+        (
+            changed(&|c| c.solution = vec!["a1x9".into()]),
+            "solution move 1",
+        ),
+        (changed(&|c| c.position = "W:Wz9".into()), "position: "),
+        (
+            r#"{"hash":7,"tactic":null,"more":1}"#.into(),
+            "unknown field",
+        ),
+        (r#"{"hash":-1}"#.into(), "not a journal line"),
+    ] {
+        let e = tactics::parse_journal_line::<Position>(line.as_bytes()).unwrap_err();
+        assert!(e.contains(word), "{line}: {e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
 }

@@ -27,13 +27,21 @@ pub fn checksum(data: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
-/// Writes a table atomically ([`crate::files`]).
+/// The header of a table file: magic, version, material, positions per side.
+pub fn header(mat: Material, per_side: u64) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&[mat.kings[0], mat.men[0], mat.kings[1], mat.men[1]]);
+    h[16..].copy_from_slice(&per_side.to_le_bytes());
+    h
+}
+
+/// Writes a table atomically ([`crate::files`]): the [`header`], the data
+/// and its [`checksum`].
 pub fn write(path: &Path, mat: Material, per_side: u64, data: &[u8]) -> Result<(), TbError> {
     crate::files::write_atomic_with(path, |f| {
-        f.write_all(MAGIC)?;
-        f.write_all(&VERSION.to_le_bytes())?;
-        f.write_all(&[mat.kings[0], mat.men[0], mat.kings[1], mat.men[1]])?;
-        f.write_all(&per_side.to_le_bytes())?;
+        f.write_all(&header(mat, per_side))?;
         f.write_all(data)?;
         f.write_all(&checksum(data).to_le_bytes())
     })
@@ -45,7 +53,14 @@ pub fn write(path: &Path, mat: Material, per_side: u64, data: &[u8]) -> Result<(
 pub fn read(path: &Path) -> Result<(Material, u64, Vec<u8>), TbError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| TbError::Io(name.clone(), e.to_string()))?;
-    let corrupt = |why: &str| TbError::Corrupt(name.clone(), why.to_string());
+    let (mat, per_side) = check(&name, &bytes)?;
+    Ok((mat, per_side, bytes))
+}
+
+/// Checks the bytes of a table file named `name` (header, size and
+/// checksum); returns its material and positions per side.
+pub fn check(name: &str, bytes: &[u8]) -> Result<(Material, u64), TbError> {
+    let corrupt = |why: &str| TbError::Corrupt(name.to_string(), why.to_string());
     if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
         return Err(corrupt("not a Bushka table file"));
     }
@@ -85,5 +100,5 @@ pub fn read(path: &Path) -> Result<(Material, u64, Vec<u8>), TbError> {
     if checksum(data) != u64::from_le_bytes(c) {
         return Err(corrupt("checksum mismatch"));
     }
-    Ok((mat, per_side, bytes))
+    Ok((mat, per_side))
 }
