@@ -138,16 +138,20 @@ impl<G: EvalSource> Session<G> {
         })
     }
 
+    /// The engine, locked (a panicked holder leaves it usable).
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine<G>> {
+        self.engine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Loads endgame tables for the search (`None` unloads them).
     fn set_tables(&mut self, dir: Option<&str>) -> Result<(), String> {
         let oracle = match dir {
             Some(d) => Some(G::open_tables(std::path::Path::new(d))?),
             None => None,
         };
-        self.engine
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .set_oracle(oracle);
+        self.engine().set_oracle(oracle);
         Ok(())
     }
 
@@ -430,7 +434,7 @@ impl Hub {
     /// Forgets what the engine learned and goes back to the start position.
     fn new_game(&mut self) {
         on_session!(&mut self.session, s => {
-            s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+            s.engine().clear();
             let _ = s.set_position(None, None);
         });
     }
@@ -484,10 +488,24 @@ impl Hub {
                     self.new_game();
                 } else {
                     let limits = on_session!(&self.session, s => s.limits);
-                    // The old session stays when the new one's table
-                    // cannot be had.
-                    self.session =
-                        with_game!(kind, G => Session::<G>::new(self.hash, self.threads)?.into());
+                    // The old table gives back its memory first, so that the
+                    // two are never held at once; the old session stays,
+                    // with its table again, when the new one's cannot be had.
+                    on_session!(&mut self.session, s => s.engine().set_hash(HashSize::MIN))?;
+                    let new = with_game!(kind, G => Session::<G>::new(self.hash, self.threads).map(AnySession::from));
+                    self.session = match new {
+                        Ok(session) => session,
+                        Err(e) => {
+                            let back =
+                                on_session!(&mut self.session, s => s.engine().set_hash(self.hash));
+                            return Err(match back {
+                                Ok(()) => e,
+                                Err(again) => format!(
+                                    "{e}; the old game's table is now the smallest ({again})"
+                                ),
+                            });
+                        }
+                    };
                     on_session!(&mut self.session, s => s.limits = limits);
                     self.weights = "default".into();
                     self.eval = crate::eval::EvalKind::Auto;
@@ -496,13 +514,13 @@ impl Hub {
             }
             "hash" => {
                 let size: HashSize = value.parse()?;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_hash(size))?;
+                on_session!(&mut self.session, s => s.engine().set_hash(size))?;
                 self.hash = size;
             }
             "threads" => {
                 let t: usize = parse_in(value, 1, 256, "threads")?;
                 self.threads = t;
-                on_session!(&mut self.session, s => s.engine.lock().unwrap_or_else(std::sync::PoisonError::into_inner).set_threads(t));
+                on_session!(&mut self.session, s => s.engine().set_threads(t));
             }
             "tb" => {
                 let dir = (!value.is_empty() && value != "none").then_some(value);

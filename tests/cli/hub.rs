@@ -24,8 +24,23 @@ impl Drop for Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
-            .arg("hub")
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bushka"));
+        cmd.arg("hub");
+        Hub::spawn(cmd)
+    }
+
+    /// A hub whose address space is limited to `kib` KiB (`ulimit -v`).
+    fn start_limited(kib: u64) -> Hub {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!(
+            "ulimit -v {kib} && exec {} hub",
+            env!("CARGO_BIN_EXE_bushka")
+        ));
+        Hub::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Hub {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -410,4 +425,44 @@ fn moves_after_a_threefold_repetition_are_refused() {
         "{l}"
     );
     h.quit();
+}
+
+/// A game switch never holds two tables at once: with the address space
+/// limited to 1 GiB, a 600 MB table can be had once but not twice, and the
+/// hub still switches games, searches, and switches back.
+#[test]
+fn a_game_switch_does_not_need_two_tables() {
+    let mut h = Hub::start_limited(1 << 20);
+    h.send("set-param name=hash value=600");
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
+    for game in ["bashnya", "bushka"] {
+        h.send(&format!("set-param name=game value={game}"));
+        h.send("ping");
+        assert_eq!(h.next(), "pong", "{game}");
+        h.send("level depth=1");
+        h.send("go think");
+        let lines = h.until("done");
+        assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
+        let done = lines.last().unwrap();
+        assert!(done.starts_with("done move="), "{game}: {done}");
+        // The move is one of this game's: the switch took place.
+        let mv = done
+            .trim_start_matches("done move=")
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(
+            mv.contains('-') || mv.contains(':'),
+            game == "bashnya",
+            "{done}"
+        );
+    }
+    // A table beyond the limit is still refused in one line, and the hub
+    // goes on.
+    h.send("set-param name=hash value=1200");
+    let l = h.next();
+    assert!(l.starts_with("error message=") && l.contains("hash"), "{l}");
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
 }
