@@ -1,5 +1,7 @@
-//! The one way this program replaces a file: atomically and durably; and
-//! a reader of lines of bounded length ([`read_line_capped`]).
+//! The one way this program replaces a file: atomically and durably; a
+//! reader of lines of bounded length ([`read_line_capped`]); and the one way
+//! text read from outside is quoted in a one-line message
+//! ([`escape_controls`]).
 //!
 //! Weights, endgame tables, summaries, plots and rewritten data files are all
 //! written through [`write_atomic_with`]: the content goes to a fresh
@@ -14,6 +16,22 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::Path;
+
+/// `text` with every control character (a line break, a carriage return, a
+/// tab, a terminal escape) written as its escape (`\n`, `\r`, `\t`,
+/// `\u{1b}`): text from a file or a request, or an error that quotes it,
+/// made fit for a one-line message.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// Replaces `path` with what `write` puts into the writer it is given.
 pub fn write_atomic_with(
@@ -174,6 +192,14 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(
+            escape_controls("a\nb\r\tc\u{1b}[2J\u{7f} é \"q\" \\"),
+            "a\\nb\\r\\tc\\u{1b}[2J\\u{7f} é \"q\" \\"
+        );
+    }
 
     #[test]
     fn lines_are_read_up_to_the_cap_and_a_longer_one_is_named() {

@@ -1,13 +1,15 @@
 //! The web server's requests: arbitrary requests through the whole router
-//! (axum's extractors, our JSON bodies and queries, the game operations).
+//! (axum's extractors, our JSON bodies and queries, the game operations, the
+//! searches and the watch panel).
 //!
-//! Input: the first line is `METHOD /path?query`, the rest is the body; `$S`
-//! in either stands for a live session's id (a Bushka game is started
-//! first, so moves, undo, PDN and pictures reach a real game). Checked: no
-//! panic, never a 5xx, every refusal (but to HEAD, which has no body) is a
-//! JSON `{"error": "..."}` with a one-line message. Searches are left out
-//! (`/api/engine` and `/api/analyse` run for as long as they are allowed,
-//! which is up to minutes).
+//! Input: read by `web/tests/web/fuzz_input.rs` (included below): the first
+//! line is `METHOD /path?query`, the rest is the body; `$S` in either stands
+//! for a live session's id (a Bushka game is started first, so moves, undo,
+//! PDN, pictures and searches reach a real game); a `/api/watch` request's
+//! body ends at a `---` line, after which comes the watched file's text.
+//! Searches are cut to 20 ms. Checked: no panic, never a 5xx, every refusal
+//! (but to HEAD, which has no body) is a JSON `{"error": "..."}` with a
+//! one-line message.
 #![no_main]
 
 use axum::body::Body;
@@ -15,6 +17,9 @@ use axum::http::Request;
 use libfuzzer_sys::fuzz_target;
 use tower::ServiceExt;
 use web::{router, AppState};
+
+#[path = "../../web/tests/web/fuzz_input.rs"]
+mod fuzz_input;
 
 async fn send(app: &std::sync::Arc<AppState>, req: Request<Body>) -> (u16, Vec<u8>) {
     let resp = router(std::sync::Arc::clone(app))
@@ -32,18 +37,17 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (head, body) = text.split_once('\n').unwrap_or((text, ""));
-    let Some((method, uri)) = head.split_once(' ') else {
-        return;
-    };
-    if uri.contains("engine") || uri.contains("analyse") || !uri.starts_with('/') {
-        return;
-    }
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
     rt.block_on(async {
-        let app = AppState::new(None);
+        // A first look without a session: only an input that is a request
+        // goes on (the session's id is filled in below).
+        if fuzz_input::read_input(text, "").is_none() {
+            return;
+        }
+        let watch = watched_files();
+        let app = AppState::new(Some(watch.clone()));
         let new = Request::post("/api/new")
             .header("content-type", "application/json")
             .body(Body::from(r#"{"game":"bushka"}"#))
@@ -52,14 +56,21 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(status, 200);
         let v: serde_json::Value = serde_json::from_slice(&reply).unwrap();
         let id = v["session"].as_str().unwrap().to_string();
-        let uri = uri.replace("$S", &id);
-        let body = body.replace("$S", &id);
+        let Some(input) = fuzz_input::read_input(text, &id) else {
+            return;
+        };
+        let text = input.watched.unwrap_or_default();
+        std::fs::write(&watch.pdn, &text).expect("the watched file");
+        if let Some(summary) = &watch.summary {
+            std::fs::write(summary, &text).expect("the watched summary");
+        }
+        let (method, uri) = (input.method, input.uri);
         // As the board sends them: bodies declared JSON.
         let Ok(req) = Request::builder()
-            .method(method)
+            .method(method.as_str())
             .uri(uri.as_str())
             .header("content-type", "application/json")
-            .body(Body::from(body))
+            .body(Body::from(input.body))
         else {
             return;
         };
@@ -83,3 +94,18 @@ fuzz_target!(|data: &[u8]| {
         }
     });
 });
+
+/// This process's watched files (a folder of its own, in memory when it can).
+fn watched_files() -> web::watch::WatchFiles {
+    let base = if std::path::Path::new("/dev/shm").is_dir() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    let dir = base.join(format!("bushka-fuzz-web-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    web::watch::WatchFiles {
+        pdn: dir.join("run.pdn"),
+        summary: Some(dir.join("run.json")),
+    }
+}

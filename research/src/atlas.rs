@@ -438,7 +438,7 @@ pub fn check_settings(
     if old != settings {
         return Err(format!(
             "holds results of other settings ({}); use another --out",
-            old.escape_debug()
+            engine::files::escape_controls(old)
         ));
     }
     if report_only {
@@ -452,7 +452,7 @@ pub fn check_settings(
         Some(old) => Err(format!(
             "holds results of another evaluation ({}; this build's is {eval}); \
              use another --out, or --report-only",
-            old.escape_debug()
+            engine::files::escape_controls(old)
         )),
         None => Err(
             "does not record the evaluation its results were measured with (an \
@@ -525,6 +525,7 @@ fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), 
         let r: LineResult = match serde_json::from_str(raw) {
             Ok(r) => r,
             Err(e) => {
+                let e = engine::files::escape_controls(&e.to_string());
                 unread = Some(format!("{} line {}: {e}", file.display(), i + 1));
                 continue;
             }

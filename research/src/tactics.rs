@@ -454,8 +454,12 @@ pub fn parse_journal_line<G: Game>(text: &[u8]) -> Result<(u64, Option<Tactic>),
         hash: u64,
         tactic: Option<Tactic>,
     }
-    let Line { hash, tactic } =
-        serde_json::from_slice(text).map_err(|e| format!("not a journal line: {e}"))?;
+    let Line { hash, tactic } = serde_json::from_slice(text).map_err(|e| {
+        format!(
+            "not a journal line: {}",
+            engine::files::escape_controls(&e.to_string())
+        )
+    })?;
     if let Some(t) = &tactic {
         t.check::<G>(hash)?;
     }

@@ -22,6 +22,7 @@ use crate::merge::{check, merge, read_part, MergeOutputs, Plan, ShardResults};
 use crate::shard::{RunInfo, Shard};
 use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
+use engine::files::escape_controls;
 use engine::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};
@@ -106,14 +107,18 @@ impl State {
     /// other shards, and one that names a shard the run does not have. Text
     /// from the file is escaped in the error.
     pub fn parse(text: &str, run: &str, shards: usize) -> Result<State, String> {
-        let state: State =
-            serde_json::from_str(text).map_err(|e| format!("not a cluster state file: {e}"))?;
+        let state: State = serde_json::from_str(text).map_err(|e| {
+            format!(
+                "not a cluster state file: {}",
+                escape_controls(&e.to_string())
+            )
+        })?;
         if state.run != run || state.shards != shards {
             return Err(format!(
                 "the state of run {} in {} shards, not of this run ({} in {shards} shards): use another --dir",
-                state.run.escape_debug(),
+                escape_controls(&state.run),
                 state.shards,
-                run.escape_debug(),
+                escape_controls(run),
             ));
         }
         let named = state.submissions.keys().chain(state.jobs.keys());
@@ -702,6 +707,8 @@ mod tests {
                 "unknown field",
             ),
             ("[1, 2", "abc", 4, "not a cluster state file"),
+            // serde quotes an unknown key decoded: its line break is escaped.
+            (r#"{"a\u000ab":1}"#, "abc", 4, "unknown field `a\\nb`"),
         ] {
             let e = State::parse(text, run, shards).unwrap_err();
             assert!(e.contains(word), "{e}");

@@ -65,8 +65,10 @@ fn locate(recorded: &str, json: &Path) -> PathBuf {
 pub fn read_part(json: &Path) -> Result<ShardPart, String> {
     let text = std::fs::read_to_string(json)
         .map_err(|e| format!("cannot read shard summary {}: {e}", json.display()))?;
-    let SummaryRun { run } = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a selfplay summary: {e}", json.display()))?;
+    let SummaryRun { run } = serde_json::from_str(&text).map_err(|e| {
+        let e = engine::files::escape_controls(&e.to_string());
+        format!("{}: not a selfplay summary: {e}", json.display())
+    })?;
     let shard = run.shard.ok_or_else(|| {
         format!(
             "{}: the summary of a whole run, not of a shard (no --shard)",

@@ -122,18 +122,19 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// A clap error in one line: its message without the usage and help hints.
+/// An error in one line: a clap error's message without the usage and help
+/// hints, an error chain's lines joined, any control character left escaped.
 fn one_line(text: &str) -> String {
-    text.lines()
+    let line = text
+        .lines()
         .take_while(|l| !l.starts_with("Usage:"))
         .map(str::trim)
         .filter(|l| {
             !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("tip:")
         })
         .collect::<Vec<_>>()
-        .join(" ")
-        .trim_start_matches("error: ")
-        .to_string()
+        .join(" ");
+    engine::files::escape_controls(line.trim_start_matches("error: "))
 }
 
 #[derive(Subcommand, Debug)]

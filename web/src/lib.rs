@@ -79,17 +79,8 @@ impl IntoResponse for ApiError {
     /// most [`MAX_ERROR`] characters.
     fn into_response(self) -> Response {
         let chars = self.message.chars().count();
-        let mut line: String = self
-            .message
+        let mut line: String = engine::files::escape_controls(&self.message)
             .chars()
-            .flat_map(|c| {
-                let shown: Vec<char> = if c.is_control() {
-                    c.escape_default().collect()
-                } else {
-                    vec![c]
-                };
-                shown
-            })
             .take(MAX_ERROR)
             .collect();
         if line.chars().count() == MAX_ERROR && chars > MAX_ERROR {

@@ -274,7 +274,10 @@ fn read_summary(path: &Path) -> (Option<serde_json::Value>, Option<String>) {
         Err(e) => (None, Some(format!("cannot read the summary {name}: {e}"))),
         Ok(text) => match serde_json::from_str(&text) {
             Ok(v) => (Some(v), None),
-            Err(e) => (None, Some(format!("the summary {name} is not JSON: {e}"))),
+            Err(e) => {
+                let e = engine::files::escape_controls(&e.to_string());
+                (None, Some(format!("the summary {name} is not JSON: {e}")))
+            }
         },
     }
 }

@@ -47,13 +47,13 @@ pub enum WeightsError {
     #[error("weights file: missing key '{0}'")]
     MissingKey(String),
     /// A top-level key this format does not have.
-    #[error("weights file: unknown key '{}'", .0.escape_debug())]
+    #[error("weights file: unknown key '{}'", crate::files::escape_controls(.0))]
     UnknownKey(String),
     /// A top-level key with a value of the wrong type.
     #[error("weights file: key '{0}' has the wrong type ({1})")]
     BadKey(String, &'static str),
     /// The file is for another format version.
-    #[error("weights file: format version {}, this program reads version {expected}", .found.escape_debug())]
+    #[error("weights file: format version {}, this program reads version {expected}", crate::files::escape_controls(.found))]
     Version {
         /// The version in the file.
         found: String,
@@ -61,7 +61,7 @@ pub enum WeightsError {
         expected: u64,
     },
     /// The file is for the other game (or an unknown one).
-    #[error("weights file: key 'game' is '{}', expected '{expected}'", .found.escape_debug())]
+    #[error("weights file: key 'game' is '{}', expected '{expected}'", crate::files::escape_controls(.found))]
     WrongGame {
         /// The game named in the file.
         found: String,
@@ -72,7 +72,7 @@ pub enum WeightsError {
     #[error("weights file: missing weight '{0}'")]
     MissingWeight(String),
     /// A weight name that is not a feature of the game.
-    #[error("weights file: unknown weight '{}'", .0.escape_debug())]
+    #[error("weights file: unknown weight '{}'", crate::files::escape_controls(.0))]
     UnknownWeight(String),
     /// A weight that is not a number (or not an `{mg, eg}` object).
     #[error("weights file: weight '{0}' is not a number")]

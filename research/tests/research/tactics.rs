@@ -244,6 +244,7 @@ fn journal_lines_read_back_and_refuse_what_mining_cannot_write() {
             "unknown field",
         ),
         (r#"{"hash":-1}"#.into(), "not a journal line"),
+        (r#"{"\u000a":1}"#.into(), "unknown field `\\n`"),
     ] {
         let e = tactics::parse_journal_line::<Position>(line.as_bytes()).unwrap_err();
         assert!(e.contains(word), "{line}: {e}");

@@ -3,3 +3,4 @@
 
 mod api;
 mod browser;
+mod fuzz_input;

@@ -1,0 +1,111 @@
+//! The inputs of the `web_api` fuzz target, read one way by the target
+//! (`fuzz/fuzz_targets/web_api.rs` includes this file) and by the test that
+//! replays its committed corpus (`api.rs`).
+//!
+//! An input's first line is `METHOD /path?query` and the rest its body;
+//! `$S` in either stands for a live session's id. For a `/api/watch…`
+//! request, the body ends at the first `---` line: what follows is the text
+//! of the watched PDN file and of its summary. Searches are cut short:
+//! `/api/engine` and `/api/analyse` get a movetime of at most [`SEARCH_MS`]
+//! (added when none is given), so that an input takes milliseconds rather
+//! than the minutes a search may be allowed. Any other path naming a search
+//! is left out.
+
+/// Longest search of one input, in milliseconds.
+pub const SEARCH_MS: u64 = 20;
+
+/// One request, as the router gets it.
+pub struct Input {
+    pub method: String,
+    pub uri: String,
+    pub body: String,
+    /// The watched files' text, for `/api/watch` requests.
+    pub watched: Option<String>,
+}
+
+/// The request an input stands for, with `session` for `$S`; `None` when
+/// the input is no request the target sends.
+pub fn read_input(text: &str, session: &str) -> Option<Input> {
+    let (head, rest) = text.split_once('\n').unwrap_or((text, ""));
+    let (method, uri) = head.split_once(' ')?;
+    if !uri.starts_with('/') {
+        return None;
+    }
+    let path = uri.split('?').next().unwrap_or("");
+    let search = path == "/api/engine" || path == "/api/analyse";
+    let named = path.to_ascii_lowercase();
+    if !search && (named.contains("engine") || named.contains("analyse") || path.contains('%')) {
+        return None;
+    }
+    let (body, watched) = if path.starts_with("/api/watch") {
+        match rest.split_once("---\n") {
+            Some((body, watched)) => (body, Some(watched.to_string())),
+            None => (rest, Some(String::new())),
+        }
+    } else {
+        (rest, None)
+    };
+    let mut uri = uri.replace("$S", session);
+    let mut body = body.replace("$S", session);
+    if path == "/api/engine" {
+        body = capped_body(&body);
+    } else if path == "/api/analyse" {
+        uri = capped_query(&uri)?;
+    }
+    Some(Input {
+        method: method.to_string(),
+        uri,
+        body,
+        watched,
+    })
+}
+
+/// A movetime cut to [`SEARCH_MS`]: a whole number from 1 up is cut, any
+/// other value is left for the server to refuse.
+fn capped(value: &serde_json::Value) -> Option<serde_json::Value> {
+    let n = value.as_u64().filter(|&n| n >= 1)?;
+    Some(n.min(SEARCH_MS).into())
+}
+
+/// An `/api/engine` body with its movetime capped, and set when missing or
+/// null (one that is no JSON object is sent as it is, to be refused).
+fn capped_body(body: &str) -> String {
+    let Ok(serde_json::Value::Object(mut map)) = serde_json::from_str(body) else {
+        return body.to_string();
+    };
+    match map.get("movetime") {
+        None | Some(serde_json::Value::Null) => {
+            map.insert("movetime".into(), SEARCH_MS.into());
+        }
+        Some(v) => {
+            if let Some(c) = capped(v) {
+                map.insert("movetime".into(), c);
+            }
+        }
+    }
+    serde_json::Value::Object(map).to_string()
+}
+
+/// An `/api/analyse` URI with its movetime capped; `None` when its query
+/// does not decode (the server would refuse it too, but a query that does
+/// not decode here cannot be checked for a long search).
+fn capped_query(uri: &str) -> Option<String> {
+    let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+    let mut pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
+    let mut seen = false;
+    for (k, v) in &mut pairs {
+        if k == "movetime" {
+            seen = true;
+            if let Some(n) = v.trim().parse::<u64>().ok().filter(|&n| n >= 1) {
+                *v = n.min(SEARCH_MS).to_string();
+            }
+        }
+    }
+    if !seen {
+        pairs.push(("movetime".into(), SEARCH_MS.to_string()));
+    }
+    Some(format!(
+        "{path}?{}",
+        serde_urlencoded::to_string(&pairs).ok()?
+    ))
+}
