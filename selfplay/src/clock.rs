@@ -169,6 +169,18 @@ impl GameClock {
         let periods = self.tc.moves.map_or(1, |m| 1 + self.moves / m);
         self.tc.base * periods + self.tc.inc * self.moves
     }
+
+    /// The time this side was given for the moves it played, what its share
+    /// of the clock is taken of: the base of every period it moved in (the
+    /// first always; a period whose base came only as the game ended is
+    /// left out) and the increment of every move made. `flagged`: the side
+    /// lost on time on the move after these, which also counts as a move
+    /// of its period.
+    pub fn given(&self, flagged: bool) -> Duration {
+        let played = self.moves.saturating_add(u32::from(flagged));
+        let periods = self.tc.moves.map_or(1, |m| played.div_ceil(m).max(1));
+        self.tc.base * periods + self.tc.inc * self.moves
+    }
 }
 
 /// Seconds with three decimals, as the clock tags are written.
@@ -245,7 +257,8 @@ pub struct ClockStats {
     pub forfeits: u64,
     /// Thinking time, seconds.
     pub used: f64,
-    /// Time given (bases of the periods begun plus increments), seconds.
+    /// Time given for the moves played ([`GameClock::given`]: the bases of
+    /// the periods moved in plus the increments), seconds.
     pub allotted: f64,
     /// Largest share of the time given used in one game.
     pub max_share: f64,
@@ -254,7 +267,7 @@ pub struct ClockStats {
 impl ClockStats {
     /// Adds one game: the side's clock at the end, and whether it lost on time.
     pub fn add(&mut self, clock: &GameClock, flagged: bool) {
-        let allotted = clock.allotted().as_secs_f64();
+        let allotted = clock.given(flagged).as_secs_f64();
         let used = clock.used.as_secs_f64();
         self.games += 1;
         self.forfeits += u64::from(flagged);
@@ -398,11 +411,16 @@ pub struct TimeProfile {
 }
 
 impl TimeProfile {
-    /// Adds a record; records without a time control or annotations are
+    /// Adds a record. A side is counted when the record gives its time
+    /// control and the time of each of its moves (a game lost on time
+    /// before any move is counted too); records with no side counted are
     /// counted as read only.
     pub fn add(&mut self, rec: &PdnRecord) {
         self.games += 1;
-        if rec.comments.len() < rec.moves.len() || rec.moves.is_empty() {
+        let forfeit = [Color::White, Color::Black]
+            .iter()
+            .any(|&side| forfeit_of(rec, side).is_some());
+        if rec.moves.is_empty() && !forfeit {
             return;
         }
         let offset = usize::from(rec.first_mover() == Color::Black);
@@ -413,11 +431,17 @@ impl TimeProfile {
                 continue;
             };
             let own = usize::from(side == Color::Black);
+            // A move without its time leaves the clock unknown from there
+            // on: the side is not counted.
+            let Some(times) = (0..rec.moves.len())
+                .filter(|i| (i + offset) % 2 == own)
+                .map(|i| rec.comments.get(&i).and_then(|c| annotated_time(c)))
+                .collect::<Option<Vec<f64>>>()
+            else {
+                continue;
+            };
             let mut clock = GameClock::new(tc);
-            for i in (0..rec.moves.len()).filter(|i| (i + offset) % 2 == own) {
-                let Some(t) = rec.comments.get(&i).and_then(|c| annotated_time(c)) else {
-                    continue;
-                };
+            for t in times {
                 let n = clock.moves as usize;
                 if self.per_move.len() <= n {
                     self.per_move.resize(n + 1, (0, 0.0, 0.0));
@@ -599,6 +623,68 @@ mod tests {
         assert_eq!((c.left, c.moves_to_go()), (ms(1100), Some(2)));
         assert_eq!(c.allotted(), ms(2000));
         assert_eq!(c.search_clock().moves_to_go, Some(2));
+    }
+
+    /// The share of the clock is taken of the time given for the moves
+    /// played: a period's base that came only as the game ended is not in
+    /// it, and a move that lost on time counts in its period.
+    #[test]
+    fn the_time_given_counts_the_periods_moved_in() {
+        let mut c = GameClock::new("2/1".parse().unwrap());
+        assert_eq!(c.given(false), ms(1000));
+        c.charge(ms(450), ms(0)).unwrap();
+        c.charge(ms(450), ms(0)).unwrap();
+        assert_eq!(
+            c.allotted(),
+            ms(2000),
+            "the second period's base is on the clock"
+        );
+        assert_eq!(c.given(false), ms(1000), "but no move was made in it");
+        assert_eq!(c.given(true), ms(2000), "a move that lost on time was");
+        let mut stats = ClockStats::default();
+        stats.add(&c, false);
+        assert!((stats.share() - 0.9).abs() < 1e-9, "{}", stats.share());
+        let mut c = GameClock::new("1+0.1".parse().unwrap());
+        c.charge(ms(300), ms(0)).unwrap();
+        assert_eq!(
+            c.given(false),
+            ms(1100),
+            "increments are given with their moves"
+        );
+    }
+
+    /// A game lost on time before any move is a forfeit in the profile, as
+    /// it is in the run's summary; a side with a move whose time the record
+    /// does not give is not counted (its clock is unknown from there on).
+    #[test]
+    fn the_profile_counts_an_early_forfeit_and_skips_a_side_without_its_times() {
+        let text = "[TimeControl \"1+0.01\"]\n[Termination \"time forfeit: white took 1.200 s with 1.000 s left\"]\n\n0-1\n";
+        let mut p = TimeProfile::default();
+        p.add(&first_record(text));
+        assert_eq!((p.games, p.timed, p.forfeits), (1, 1, 1));
+        assert!((p.min_left.unwrap() + 0.2).abs() < 1e-6, "{:?}", p.min_left);
+        // White used 1.2 s of 1; Black, who never had to move, none of 1.
+        assert!(
+            (p.used - 1.2).abs() < 1e-6 && (p.allotted - 2.0).abs() < 1e-6,
+            "{p:?}"
+        );
+        assert!((p.max_share - 1.2).abs() < 1e-6, "{}", p.max_share);
+
+        let text = "[TimeControl \"1+0.1\"]\n\n1. a1 {0.500s} b2 {0.100s} 2. c3 {book} d4 {0.100s} 3. e5 {0.600s} f6 {0.100s} 1-0\n";
+        let mut p = TimeProfile::default();
+        p.add(&first_record(text));
+        assert_eq!((p.games, p.timed), (1, 1));
+        // Black alone: 0.3 s of 1 + 3 x 0.1.
+        assert!(
+            (p.used - 0.3).abs() < 1e-6 && (p.allotted - 1.3).abs() < 1e-6,
+            "{p:?}"
+        );
+        assert!((p.min_left.unwrap() - 0.9).abs() < 1e-6, "{:?}", p.min_left);
+        // A record with no side counted is read only.
+        let mut p = TimeProfile::default();
+        p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1. a1 b2 1-0\n"));
+        p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1-0\n"));
+        assert_eq!((p.games, p.timed), (2, 0));
     }
 
     #[test]

@@ -31,7 +31,8 @@ impl Clock {
     /// is shared over the moves still expected: `moves_to_go` when
     /// the period ends sooner, else [`HORIZON`] moves; the increment of this
     /// move is spent almost whole. The soft limit (no new iteration after it)
-    /// is that share; the hard limit (abort) is three times it, and never
+    /// is three fifths of that share; the hard limit (abort) is three times
+    /// the share, and never
     /// more than a third of the time left (or the time left before the
     /// period ends, split over at least two moves).
     pub fn allocate(&self) -> (Duration, Duration) {
