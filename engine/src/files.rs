@@ -18,13 +18,17 @@ use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::Path;
 
 /// `text` with every control character (a line break, a carriage return, a
-/// tab, a terminal escape) written as its escape (`\n`, `\r`, `\t`,
-/// `\u{1b}`): text from a file or a request, or an error that quotes it,
-/// made fit for a one-line message.
+/// tab, a terminal escape), the Unicode line and paragraph separators and
+/// the bidirectional overrides written as their escapes (`\n`, `\r`, `\t`,
+/// `\u{1b}`, `\u{2028}`, `\u{202e}`): text from a file or a request, or an
+/// error that quotes it, made fit for a one-line message that shows what
+/// it says.
 pub fn escape_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -196,8 +200,8 @@ mod tests {
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {
         assert_eq!(
-            escape_controls("a\nb\r\tc\u{1b}[2J\u{7f} é \"q\" \\"),
-            "a\\nb\\r\\tc\\u{1b}[2J\\u{7f} é \"q\" \\"
+            escape_controls("a\nb\r\tc\u{1b}[2J\u{7f} é \"q\" \\ \u{2028}\u{202e}x"),
+            "a\\nb\\r\\tc\\u{1b}[2J\\u{7f} é \"q\" \\ \\u{2028}\\u{202e}x"
         );
     }
 

@@ -84,25 +84,25 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PositionError {
     /// The overall shape is wrong (missing fields, bad side letter, ...).
-    #[error("malformed position: {0}")]
+    #[error("malformed position: {}", crate::files::escape_controls(.0))]
     Malformed(String),
     /// A square name that does not exist on this board.
-    #[error("unknown square '{0}'")]
+    #[error("unknown square '{}'", crate::files::escape_controls(.0))]
     UnknownSquare(String),
     /// A light square, where no piece stands.
-    #[error("square '{0}' is a light square (pieces stand on the dark ones)")]
+    #[error("square '{}' is a light square (pieces stand on the dark ones)", crate::files::escape_controls(.0))]
     LightSquare(String),
     /// The same square given twice.
-    #[error("square {0} listed twice")]
+    #[error("square {} listed twice", crate::files::escape_controls(.0))]
     DuplicateSquare(String),
     /// A man standing where it would already have been promoted.
-    #[error("{0} man on {1}, its promotion row, would be a king")]
+    #[error("{} man on {}, its promotion row, would be a king", .0, crate::files::escape_controls(.1))]
     ManOnPromotionRow(&'static str, String),
     /// A column description with no pieces or an unknown piece letter.
-    #[error("bad column on {0}: {1}")]
+    #[error("bad column on {}: {}", crate::files::escape_controls(.0), crate::files::escape_controls(.1))]
     BadColumn(String, String),
     /// More pieces than the game can hold.
-    #[error("too many pieces: {0}")]
+    #[error("too many pieces: {}", crate::files::escape_controls(.0))]
     TooManyPieces(String),
 }
 
@@ -110,13 +110,13 @@ pub enum PositionError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not in the game's notation.
-    #[error("cannot read move '{0}': {1}")]
+    #[error("cannot read move '{}': {}", crate::files::escape_controls(.0), crate::files::escape_controls(.1))]
     Syntax(String, String),
     /// Well-formed, but no legal move matches.
-    #[error("illegal move '{0}'")]
+    #[error("illegal move '{}'", crate::files::escape_controls(.0))]
     Illegal(String),
     /// Several legal moves match the text.
-    #[error("ambiguous move '{0}': could be {1}")]
+    #[error("ambiguous move '{}': could be {}", crate::files::escape_controls(.0), .1)]
     Ambiguous(String, String),
 }
 

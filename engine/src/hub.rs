@@ -498,12 +498,14 @@ impl Hub {
                         Err(e) => {
                             let back =
                                 on_session!(&mut self.session, s => s.engine().set_hash(self.hash));
-                            return Err(match back {
-                                Ok(()) => e,
-                                Err(again) => format!(
+                            if let Err(again) = back {
+                                // What the table is now, for the next session.
+                                self.hash = on_session!(&self.session, s => s.engine().hash_size());
+                                return Err(format!(
                                     "{e}; the old game's table is now the smallest ({again})"
-                                ),
-                            });
+                                ));
+                            }
+                            return Err(e);
                         }
                     };
                     on_session!(&mut self.session, s => s.limits = limits);
@@ -514,7 +516,11 @@ impl Hub {
             }
             "hash" => {
                 let size: HashSize = value.parse()?;
-                on_session!(&mut self.session, s => s.engine().set_hash(size))?;
+                if let Err(e) = on_session!(&mut self.session, s => s.engine().set_hash(size)) {
+                    // The old size came back, or the smallest (the error says).
+                    self.hash = on_session!(&self.session, s => s.engine().hash_size());
+                    return Err(e);
+                }
                 self.hash = size;
             }
             "threads" => {

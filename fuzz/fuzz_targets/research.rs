@@ -13,23 +13,26 @@ use research::tactics::{journal_line, parse_journal_line, parse_problem};
 /// Reads every line as a problem of game `G` and checks what is accepted.
 fn problems<G: Game>(text: &str) {
     for line in text.lines().take(32) {
-        if let Ok(p) = parse_problem::<G>(line) {
-            assert!(!p.solution.is_empty());
-            let mut pos = p.position;
-            let mut again = Vec::new();
-            for mv in &p.solution {
-                again.push(pos.move_text(mv));
-                pos = pos.play(mv);
+        match parse_problem::<G>(line) {
+            Err(e) => fuzz_support::assert_one_line(&e),
+            Ok(p) => {
+                assert!(!p.solution.is_empty());
+                let mut pos = p.position;
+                let mut again = Vec::new();
+                for mv in &p.solution {
+                    again.push(pos.move_text(mv));
+                    pos = pos.play(mv);
+                }
+                let line = format!(
+                    "{}\t{}\t{}\t{}",
+                    p.position.to_text(),
+                    again.join(" "),
+                    p.motif,
+                    p.gain.map_or_else(|| "win".into(), |g| g.to_string())
+                );
+                let back = parse_problem::<G>(&line).expect("a written problem reads back");
+                assert_eq!(back.solution, p.solution);
             }
-            let line = format!(
-                "{}\t{}\t{}\t{}",
-                p.position.to_text(),
-                again.join(" "),
-                p.motif,
-                p.gain.map_or_else(|| "win".into(), |g| g.to_string())
-            );
-            let back = parse_problem::<G>(&line).expect("a written problem reads back");
-            assert_eq!(back.solution, p.solution);
         }
     }
 }
@@ -75,10 +78,13 @@ fuzz_target!(|data: &[u8]| {
     let dir = tempfile_dir();
     let file = dir.join("lines.jsonl");
     std::fs::write(&file, data).expect("temporary file");
-    if let Ok(results) = research::atlas::read_results(&dir) {
-        for r in results.values() {
-            r.consistent().expect("a result read is consistent");
+    match research::atlas::read_results(&dir) {
+        Ok(results) => {
+            for r in results.values() {
+                r.consistent().expect("a result read is consistent");
+            }
         }
+        Err(e) => fuzz_support::assert_one_line(&e),
     }
     let _ = std::fs::remove_dir_all(&dir);
 });

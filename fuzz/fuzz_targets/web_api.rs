@@ -37,7 +37,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // Timers on: an analysis answers with server-sent events, which keep
+    // the connection alive on a timer.
     let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
         .build()
         .unwrap();
     rt.block_on(async {
@@ -75,6 +78,7 @@ fuzz_target!(|data: &[u8]| {
             return;
         };
         let (status, reply) = send(&app, req).await;
+        let _ = std::fs::remove_dir_all(watch.pdn.parent().expect("a folder"));
         assert!(
             status < 500,
             "{status} for {method} {uri}: {}",

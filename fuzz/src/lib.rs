@@ -11,9 +11,13 @@ use engine::{bashnya, bushka, Game, MoveList};
 use std::collections::HashSet;
 
 /// Checks that an error message is one line: no line feed, no carriage
-/// return (a terminal or a log would show either as a break).
+/// return, no Unicode line or paragraph separator (a terminal, a log or a
+/// page would show each as a break).
 pub fn assert_one_line(message: &str) {
-    assert!(!message.contains(['\n', '\r']), "not one line: {message:?}");
+    assert!(
+        !message.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        "not one line: {message:?}"
+    );
 }
 
 /// Most move texts tried against one position per input.

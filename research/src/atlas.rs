@@ -262,17 +262,18 @@ impl LineResult {
     /// Checks the counts agree with each other (a results file may have been
     /// edited or damaged).
     pub fn consistent(&self) -> Result<(), String> {
+        let line = engine::files::escape_controls(&self.line);
         let sum = self.white_wins + self.draws + self.black_wins;
         if sum != self.games {
             return Err(format!(
-                "line {}: {} wins + {} draws + {} losses is not {} games",
-                self.line, self.white_wins, self.draws, self.black_wins, self.games
+                "line {line}: {} wins + {} draws + {} losses is not {} games",
+                self.white_wins, self.draws, self.black_wins, self.games
             ));
         }
         if 2 * self.pairs.iter().sum::<u64>() != self.games {
             return Err(format!(
-                "line {}: {:?} pairs do not make {} games",
-                self.line, self.pairs, self.games
+                "line {line}: {:?} pairs do not make {} games",
+                self.pairs, self.games
             ));
         }
         let by = |m: &BTreeMap<String, u64>| m.values().sum::<u64>();
@@ -281,8 +282,7 @@ impl LineResult {
             || by(&self.draws_by) != self.draws
         {
             return Err(format!(
-                "line {}: the reasons do not add up to the results",
-                self.line
+                "line {line}: the reasons do not add up to the results"
             ));
         }
         Ok(())

@@ -572,10 +572,10 @@ pub fn parse_problem<G: Game>(line: &str) -> Result<Problem<G>, String> {
     }
     let gain = match gain.trim() {
         "win" => None,
-        g => Some(
-            g.parse::<i32>()
-                .map_err(|_| format!("gain '{g}': expected centi-men or 'win'"))?,
-        ),
+        g => Some(g.parse::<i32>().map_err(|_| {
+            let g = engine::files::escape_controls(g);
+            format!("gain '{g}': expected centi-men or 'win'")
+        })?),
     };
     Ok(Problem {
         position,

@@ -411,10 +411,11 @@ pub struct TimeProfile {
 }
 
 impl TimeProfile {
-    /// Adds a record. A side is counted when the record gives its time
-    /// control and the time of each of its moves (a game lost on time
-    /// before any move is counted too); records with no side counted are
-    /// counted as read only.
+    /// Adds a record. A record is counted when it gives the time of every
+    /// move (a move without it leaves the clocks unknown from there on) and
+    /// has a move or a loss on time (a game lost on time before any move is
+    /// counted too); each side of it with a time control is counted. Other
+    /// records are counted as read only.
     pub fn add(&mut self, rec: &PdnRecord) {
         self.games += 1;
         let forfeit = [Color::White, Color::Black]
@@ -423,6 +424,12 @@ impl TimeProfile {
         if rec.moves.is_empty() && !forfeit {
             return;
         }
+        let Some(times) = (0..rec.moves.len())
+            .map(|i| rec.comments.get(&i).and_then(|c| annotated_time(c)))
+            .collect::<Option<Vec<f64>>>()
+        else {
+            return;
+        };
         let offset = usize::from(rec.first_mover() == Color::Black);
         let mut counted = false;
         for side in [Color::White, Color::Black] {
@@ -431,17 +438,12 @@ impl TimeProfile {
                 continue;
             };
             let own = usize::from(side == Color::Black);
-            // A move without its time leaves the clock unknown from there
-            // on: the side is not counted.
-            let Some(times) = (0..rec.moves.len())
-                .filter(|i| (i + offset) % 2 == own)
-                .map(|i| rec.comments.get(&i).and_then(|c| annotated_time(c)))
-                .collect::<Option<Vec<f64>>>()
-            else {
-                continue;
-            };
             let mut clock = GameClock::new(tc);
-            for t in times {
+            for (_, &t) in times
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i + offset) % 2 == own)
+            {
                 let n = clock.moves as usize;
                 if self.per_move.len() <= n {
                     self.per_move.resize(n + 1, (0, 0.0, 0.0));
@@ -654,10 +656,10 @@ mod tests {
     }
 
     /// A game lost on time before any move is a forfeit in the profile, as
-    /// it is in the run's summary; a side with a move whose time the record
-    /// does not give is not counted (its clock is unknown from there on).
+    /// it is in the run's summary; a record with a move whose time it does
+    /// not give is not counted (the clocks are unknown from there on).
     #[test]
-    fn the_profile_counts_an_early_forfeit_and_skips_a_side_without_its_times() {
+    fn the_profile_counts_an_early_forfeit_and_skips_a_record_without_its_times() {
         let text = "[TimeControl \"1+0.01\"]\n[Termination \"time forfeit: white took 1.200 s with 1.000 s left\"]\n\n0-1\n";
         let mut p = TimeProfile::default();
         p.add(&first_record(text));
@@ -673,18 +675,11 @@ mod tests {
         let text = "[TimeControl \"1+0.1\"]\n\n1. a1 {0.500s} b2 {0.100s} 2. c3 {book} d4 {0.100s} 3. e5 {0.600s} f6 {0.100s} 1-0\n";
         let mut p = TimeProfile::default();
         p.add(&first_record(text));
-        assert_eq!((p.games, p.timed), (1, 1));
-        // Black alone: 0.3 s of 1 + 3 x 0.1.
-        assert!(
-            (p.used - 0.3).abs() < 1e-6 && (p.allotted - 1.3).abs() < 1e-6,
-            "{p:?}"
-        );
-        assert!((p.min_left.unwrap() - 0.9).abs() < 1e-6, "{:?}", p.min_left);
-        // A record with no side counted is read only.
-        let mut p = TimeProfile::default();
         p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1. a1 b2 1-0\n"));
+        p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1. a1 1-0\n"));
         p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1-0\n"));
-        assert_eq!((p.games, p.timed), (2, 0));
+        assert_eq!((p.games, p.timed, p.used, p.min_left), (4, 0, 0.0, None));
+        assert!(p.per_move.is_empty());
     }
 
     #[test]

@@ -339,7 +339,10 @@ pub enum PdnError {
         line: usize,
     },
     /// A tag line that is not `[Name "value"]`.
-    #[error("line {line}: malformed tag: {reason}")]
+    #[error(
+        "line {line}: malformed tag: {}",
+        engine::files::escape_controls(reason)
+    )]
     BadTag {
         /// The tag's line.
         line: usize,
@@ -347,7 +350,7 @@ pub enum PdnError {
         reason: String,
     },
     /// A result tag or token that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[error("line {line}: bad result '{text}'")]
+    #[error("line {line}: bad result '{}'", engine::files::escape_controls(text))]
     BadResult {
         /// Where it stands.
         line: usize,
@@ -365,7 +368,10 @@ pub enum PdnError {
         token: PdnResult,
     },
     /// Movetext that neither is a move nor belongs in one.
-    #[error("line {line}: unexpected '{text}' in movetext")]
+    #[error(
+        "line {line}: unexpected '{}' in movetext",
+        engine::files::escape_controls(text)
+    )]
     Unexpected {
         /// Where it stands.
         line: usize,
@@ -896,7 +902,7 @@ pub enum ReplayError {
     #[error("bad FEN: {0}")]
     BadPosition(#[from] PositionError),
     /// A move that cannot be read or is not legal.
-    #[error("ply {} ({text}): {reason}", .index + 1)]
+    #[error("ply {} ({}): {reason}", .index + 1, engine::files::escape_controls(text))]
     IllegalMove {
         /// The move's index in the record (0 for the first move).
         index: usize,
@@ -906,7 +912,7 @@ pub enum ReplayError {
         reason: MoveError,
     },
     /// A move after the game had ended in a draw by threefold repetition.
-    #[error("ply {} ({text}): the game had already ended, drawn by threefold repetition", .index + 1)]
+    #[error("ply {} ({}): the game had already ended, drawn by threefold repetition", .index + 1, engine::files::escape_controls(text))]
     AfterRepetition {
         /// The move's index in the record (0 for the first move).
         index: usize,

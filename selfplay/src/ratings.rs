@@ -48,7 +48,7 @@ pub enum RatingError {
     #[error("the engines do not all meet each other, directly or through others")]
     Disconnected,
     /// The anchor is not an engine.
-    #[error("the anchor {0} is not one of the engines")]
+    #[error("the anchor {} is not one of the engines", engine::files::escape_controls(.0))]
     UnknownAnchor(String),
     /// A pairing names an engine that does not exist.
     #[error("a pairing names engine {0}, beyond the {1} engines")]

@@ -47,22 +47,22 @@ pub struct EngineSpec {
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SpecError {
     /// A `key=value` item is malformed.
-    #[error("engine '{0}': expected key=value items separated by commas")]
+    #[error("engine '{}': expected key=value items separated by commas", engine::files::escape_controls(.0))]
     Syntax(String),
     /// An unknown key.
-    #[error("engine option '{0}' is unknown (name, kind, cmd, weights, eval, depth, nodes, movetime, tc, threads, hash)")]
+    #[error("engine option '{}' is unknown (name, kind, cmd, weights, eval, depth, nodes, movetime, tc, threads, hash)", engine::files::escape_controls(.0))]
     UnknownKey(String),
     /// A value out of range or of the wrong type.
-    #[error("engine option {0}={1}: {2}")]
+    #[error("engine option {}={}: {}", engine::files::escape_controls(.0), engine::files::escape_controls(.1), .2)]
     BadValue(String, String, &'static str),
     /// A time control that does not read.
-    #[error("engine option tc: {0}")]
+    #[error("engine option tc: {}", engine::files::escape_controls(.0))]
     BadTimeControl(String),
     /// No name given.
-    #[error("engine '{0}' has no name=")]
+    #[error("engine '{}' has no name=", engine::files::escape_controls(.0))]
     NoName(String),
     /// Two engines share a name.
-    #[error("two engines are named '{0}'")]
+    #[error("two engines are named '{}'", engine::files::escape_controls(.0))]
     DuplicateName(String),
 }
 
@@ -308,8 +308,14 @@ mod tests {
             "name=a,tc=0",
             "name=a,tc=10+x",
             "name=",
+            // Text with control characters is named escaped, in one line.
+            "\r",
+            "name=a,sp\reed=3",
+            "name=a,depth=\n",
+            "name=a,x\u{2028}",
         ] {
-            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+            let e = EngineSpec::parse(bad).unwrap_err().to_string();
+            assert!(!e.contains(['\n', '\r', '\u{2028}']), "{bad:?}: {e:?}");
         }
         let specs = [
             EngineSpec::parse("name=a").unwrap(),

@@ -18,7 +18,10 @@ pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> R
         }
     }
     if profile.timed == 0 {
-        bail!("no game on a clock with annotated moves (selfplay tc=... --annotate)");
+        bail!(
+            "no game on a clock with the time of every move in its comments \
+             (selfplay tc=... --annotate)"
+        );
     }
     // No move time read (comments without `time`): say so, not zero.
     let least = profile.min_left.map_or_else(

@@ -32,9 +32,9 @@ impl Clock {
     /// the period ends sooner, else [`HORIZON`] moves; the increment of this
     /// move is spent almost whole. The soft limit (no new iteration after it)
     /// is three fifths of that share; the hard limit (abort) is three times
-    /// the share, and never
-    /// more than a third of the time left (or the time left before the
-    /// period ends, split over at least two moves).
+    /// the share, and never more than a third of the usable time (the time
+    /// left less the reserve), a half of it when two moves remain in the
+    /// period, three quarters when one does.
     pub fn allocate(&self) -> (Duration, Duration) {
         // A reserve of one increment (up to a quarter of the clock) stays on
         // the clock besides the margin: with small increments the time left

@@ -251,11 +251,35 @@ impl<G: Game> Engine<G> {
         self.oracle = oracle;
     }
 
-    /// Replaces the table by one of `size`; the old one stays when the
-    /// memory cannot be had.
+    /// Replaces the table by one of `size`. The old table gives back its
+    /// memory first, so that the two are never held at once; when the new
+    /// one cannot be had, one of the old size comes back (failing that too,
+    /// the smallest stays, and the error says so: [`Engine::hash_size`]).
     pub fn set_hash(&mut self, size: HashSize) -> Result<(), String> {
-        self.tt = Table::try_new(size)?;
-        Ok(())
+        let old = self.hash_size();
+        self.tt = Table::try_new(HashSize::MIN)?;
+        let e = match Table::try_new(size) {
+            Ok(t) => {
+                self.tt = t;
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        match Table::try_new(old) {
+            Ok(t) => {
+                self.tt = t;
+                Err(e)
+            }
+            Err(_) => Err(format!(
+                "{e}; the table is now the smallest ({} MiB)",
+                HashSize::MIN.get()
+            )),
+        }
+    }
+
+    /// The size of the table now.
+    pub fn hash_size(&self) -> HashSize {
+        HashSize::fixed(self.tt.bytes().div_ceil(1 << 20).max(1))
     }
 
     /// Sets the number of search threads (at least one).

@@ -38,8 +38,13 @@ pub fn read_input(text: &str, session: &str) -> Option<Input> {
         return None;
     }
     let (body, watched) = if path.starts_with("/api/watch") {
-        match rest.split_once("---\n") {
-            Some((body, watched)) => (body, Some(watched.to_string())),
+        let cut = if rest.starts_with("---\n") {
+            Some((0, 4))
+        } else {
+            rest.find("\n---\n").map(|i| (i, i + 5))
+        };
+        match cut {
+            Some((end, start)) => (&rest[..end], Some(rest[start..].to_string())),
             None => (rest, Some(String::new())),
         }
     } else {
@@ -48,7 +53,7 @@ pub fn read_input(text: &str, session: &str) -> Option<Input> {
     let mut uri = uri.replace("$S", session);
     let mut body = body.replace("$S", session);
     if path == "/api/engine" {
-        body = capped_body(&body);
+        body = capped_body(&body)?;
     } else if path == "/api/analyse" {
         uri = capped_query(&uri)?;
     }
@@ -68,10 +73,14 @@ fn capped(value: &serde_json::Value) -> Option<serde_json::Value> {
 }
 
 /// An `/api/engine` body with its movetime capped, and set when missing or
-/// null (one that is no JSON object is sent as it is, to be refused).
-fn capped_body(body: &str) -> String {
-    let Ok(serde_json::Value::Object(mut map)) = serde_json::from_str(body) else {
-        return body.to_string();
+/// null. A body that is no JSON is sent as it is, to be refused; `None` for
+/// JSON that is not an object (serde reads a struct from an array too, where
+/// the movetime cannot be told from the other fields).
+fn capped_body(body: &str) -> Option<String> {
+    let mut map = match serde_json::from_str(body) {
+        Err(_) => return Some(body.to_string()),
+        Ok(serde_json::Value::Object(map)) => map,
+        Ok(_) => return None,
     };
     match map.get("movetime") {
         None | Some(serde_json::Value::Null) => {
@@ -83,7 +92,7 @@ fn capped_body(body: &str) -> String {
             }
         }
     }
-    serde_json::Value::Object(map).to_string()
+    Some(serde_json::Value::Object(map).to_string())
 }
 
 /// An `/api/analyse` URI with its movetime capped; `None` when its query
