@@ -66,7 +66,10 @@ impl std::str::FromStr for GameKind {
         match s.to_ascii_lowercase().as_str() {
             "bushka" => Ok(GameKind::Bushka),
             "bashnya" | "bashni" => Ok(GameKind::Bashnya),
-            _ => Err(format!("unknown game '{s}' (expected bushka or bashnya)")),
+            _ => Err(format!(
+                "unknown game '{}' (expected bushka or bashnya)",
+                crate::files::escape_controls(s)
+            )),
         }
     }
 }

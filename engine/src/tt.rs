@@ -105,10 +105,12 @@ impl HashSize {
 impl std::str::FromStr for HashSize {
     type Err = String;
     fn from_str(s: &str) -> Result<HashSize, String> {
-        let mib = s
-            .trim()
-            .parse::<usize>()
-            .map_err(|_| format!("hash must be a whole number of MiB, got '{s}'"))?;
+        let mib = s.trim().parse::<usize>().map_err(|_| {
+            format!(
+                "hash must be a whole number of MiB, got '{}'",
+                crate::files::escape_controls(s)
+            )
+        })?;
         HashSize::mib(mib)
     }
 }

@@ -47,7 +47,10 @@ impl FromStr for TimeControl {
     /// Reads `BASE`, `BASE+INC`, `MOVES/BASE` or `MOVES/BASE+INC` (seconds,
     /// fractions allowed; the base must be positive).
     fn from_str(text: &str) -> Result<Self, String> {
-        let bad = |why: &str| format!("time control '{text}': {why}");
+        let bad = |why: &str| {
+            let text = engine::files::escape_controls(text);
+            format!("time control '{text}': {why}")
+        };
         let (moves, rest) = match text.split_once('/') {
             Some((m, rest)) => {
                 let m: u32 = m
@@ -599,6 +602,9 @@ mod tests {
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+        // Text with control characters is named escaped, in one line.
+        let e = "x\r+0".parse::<TimeControl>().unwrap_err();
+        assert!(e.contains("'x\\r+0'"), "{e}");
         // Whole milliseconds read back from their text, however written.
         for text in ["0.001", "8.5+0.1", "1.234+0.001", "51+0.6"] {
             let tc: TimeControl = text.parse().unwrap();

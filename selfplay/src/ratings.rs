@@ -287,19 +287,30 @@ pub fn joint_ratings(
 
 /// Reads `--anchor NAME=ELO` against the engines' names: (index, Elo).
 pub fn parse_anchor(text: &str, names: &[String]) -> Result<(usize, f64), String> {
-    let (name, elo) = text
-        .split_once('=')
-        .ok_or_else(|| format!("--anchor '{text}': expected NAME=ELO"))?;
+    let (name, elo) = text.split_once('=').ok_or_else(|| {
+        format!(
+            "--anchor '{}': expected NAME=ELO",
+            engine::files::escape_controls(text)
+        )
+    })?;
     let elo: f64 = elo
         .trim()
         .parse()
         .ok()
         .filter(|e: &f64| e.is_finite() && e.abs() <= 100_000.0)
-        .ok_or_else(|| format!("--anchor '{text}': ELO must be a number within ±100000"))?;
-    let index = names
-        .iter()
-        .position(|n| n == name.trim())
-        .ok_or_else(|| format!("--anchor '{text}': no engine is named '{}'", name.trim()))?;
+        .ok_or_else(|| {
+            format!(
+                "--anchor '{}': ELO must be a number within ±100000",
+                engine::files::escape_controls(text)
+            )
+        })?;
+    let index = names.iter().position(|n| n == name.trim()).ok_or_else(|| {
+        format!(
+            "--anchor '{}': no engine is named '{}'",
+            engine::files::escape_controls(text),
+            engine::files::escape_controls(name.trim())
+        )
+    })?;
     Ok((index, elo))
 }
 

@@ -61,7 +61,12 @@ impl FromStr for Shard {
 
     /// `K/N`, for example `3/8`.
     fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || format!("shard '{text}': expected K/N with 1 <= K <= N, for example 3/8");
+        let bad = || {
+            format!(
+                "shard '{}': expected K/N with 1 <= K <= N, for example 3/8",
+                engine::files::escape_controls(text)
+            )
+        };
         let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
         let k: usize = k.trim().parse().map_err(|_| bad())?;
         let n: usize = n.trim().parse().map_err(|_| bad())?;

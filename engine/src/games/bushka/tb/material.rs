@@ -102,9 +102,12 @@ impl Material {
     /// Reads `KKMvK`: White's pieces, `v`, Black's; `K` a king, `M` a man.
     pub fn parse(text: &str) -> Result<Material, String> {
         let text = text.trim();
-        let (w, b) = text
-            .split_once(['v', 'V'])
-            .ok_or_else(|| format!("material '{text}' must look like KKKvK (White v Black)"))?;
+        let (w, b) = text.split_once(['v', 'V']).ok_or_else(|| {
+            format!(
+                "material '{}' must look like KKKvK (White v Black)",
+                crate::files::escape_controls(text)
+            )
+        })?;
         let side = |s: &str| -> Result<(u8, u8), String> {
             let (mut k, mut m) = (0u8, 0u8);
             for c in s.chars() {
@@ -119,7 +122,10 @@ impl Material {
                 }
             }
             if u16::from(k) + u16::from(m) == 0 {
-                return Err(format!("material '{text}': each side needs a piece"));
+                return Err(format!(
+                    "material '{}': each side needs a piece",
+                    crate::files::escape_controls(text)
+                ));
             }
             Ok((k, m))
         };
@@ -127,7 +133,10 @@ impl Material {
         let (bk, bm) = side(b)?;
         let mat = Material::new(wk, wm, bk, bm);
         if !mat.in_range() {
-            return Err(format!("material '{text}' has too many pieces of one kind"));
+            return Err(format!(
+                "material '{}' has too many pieces of one kind",
+                crate::files::escape_controls(text)
+            ));
         }
         Ok(mat)
     }
