@@ -102,12 +102,11 @@ impl Material {
     /// Reads `KKMvK`: White's pieces, `v`, Black's; `K` a king, `M` a man.
     pub fn parse(text: &str) -> Result<Material, String> {
         let text = text.trim();
-        let (w, b) = text.split_once(['v', 'V']).ok_or_else(|| {
-            format!(
-                "material '{}' must look like KKKvK (White v Black)",
-                crate::files::escape_controls(text)
-            )
-        })?;
+        // The text as the messages quote it.
+        let shown = crate::files::escape_controls(text);
+        let (w, b) = text
+            .split_once(['v', 'V'])
+            .ok_or_else(|| format!("material '{shown}' must look like KKKvK (White v Black)"))?;
         let side = |s: &str| -> Result<(u8, u8), String> {
             let (mut k, mut m) = (0u8, 0u8);
             for c in s.chars() {
@@ -116,16 +115,14 @@ impl Material {
                     'M' => m = m.saturating_add(1),
                     _ => {
                         return Err(format!(
-                            "material '{text}': unknown piece letter '{c}' (K king, M man)"
+                            "material '{shown}': unknown piece letter '{}' (K king, M man)",
+                            c.escape_default()
                         ))
                     }
                 }
             }
             if u16::from(k) + u16::from(m) == 0 {
-                return Err(format!(
-                    "material '{}': each side needs a piece",
-                    crate::files::escape_controls(text)
-                ));
+                return Err(format!("material '{shown}': each side needs a piece"));
             }
             Ok((k, m))
         };
@@ -134,8 +131,7 @@ impl Material {
         let mat = Material::new(wk, wm, bk, bm);
         if !mat.in_range() {
             return Err(format!(
-                "material '{}' has too many pieces of one kind",
-                crate::files::escape_controls(text)
+                "material '{shown}' has too many pieces of one kind"
             ));
         }
         Ok(mat)
