@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
             Err(e) => fuzz_support::assert_one_line(&e),
         }
     }
-    let dir = tempfile_dir();
+    let dir = fuzz_support::input_dir("research");
     let file = dir.join("lines.jsonl");
     std::fs::write(&file, data).expect("temporary file");
     match research::atlas::read_results(&dir) {
@@ -88,15 +88,3 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = std::fs::remove_dir_all(&dir);
 });
-
-/// A fresh folder for one input.
-fn tempfile_dir() -> std::path::PathBuf {
-    let base = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let dir = base.join(format!("bushka-fuzz-research-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
-    dir
-}

@@ -101,13 +101,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// This process's watched files (a folder of its own, in memory when it can).
 fn watched_files() -> web::watch::WatchFiles {
-    let base = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let dir = base.join(format!("bushka-fuzz-web-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary folder");
+    let dir = fuzz_support::input_dir("web");
     web::watch::WatchFiles {
         pdn: dir.join("run.pdn"),
         summary: Some(dir.join("run.json")),

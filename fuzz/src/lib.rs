@@ -20,6 +20,22 @@ pub fn assert_one_line(message: &str) {
     );
 }
 
+/// A fresh folder of this fuzz process for one input, named after `what`,
+/// in memory when the machine has `/dev/shm`.
+// Used by the targets that write files; the engine's regression tests,
+// which include this file, do not.
+#[allow(dead_code)]
+pub fn input_dir(what: &str) -> std::path::PathBuf {
+    let base = if std::path::Path::new("/dev/shm").is_dir() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::env::temp_dir()
+    };
+    let dir = base.join(format!("bushka-fuzz-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
 /// Most move texts tried against one position per input.
 pub const MAX_MOVE_LINES: usize = 64;
 

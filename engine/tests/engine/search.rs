@@ -66,21 +66,10 @@ fn every_child_a_repetition_scores_a_draw() {
         history.push(0xDEAD_BEEF);
         history.push(<bushka::Position as Game>::hash(&p.play(m)));
     }
-    let mut engine = Engine::<bushka::Position>::new(HashSize::fixed(16), 1);
-    let input = SearchInput {
-        position: p,
-        history,
-        limits: Limits::depth(6),
-    };
-    let r = engine.search(&Material::default(), &input, |_| {});
-    assert_eq!(r.score, Score::Cp(0));
+    let (with, without) = scores_with_and_without(p, history);
+    assert_eq!(with, Score::Cp(0));
     // Without that history the same search keeps its material.
-    let r = engine.search(
-        &Material::default(),
-        &SearchInput::new(p, Limits::depth(6)),
-        |_| {},
-    );
-    assert!(r.score.internal() >= 300, "{:?}", r.score);
+    assert!(without.internal() >= 300, "{without:?}");
 }
 
 #[test]
@@ -292,18 +281,25 @@ fn the_search_sees_a_bashnya_repetition_across_a_capture() {
     assert!(bashnya::Position::is_capture(&list[0]));
     let history = game.search_history();
     assert_eq!(history.len(), 15, "no move of the cycle ends the count");
-    let mut engine = Engine::<bashnya::Position>::new(HashSize::fixed(16), 1);
+    let (with, without) = scores_with_and_without(p, history);
+    assert_eq!(with, Score::Cp(0));
+    assert_ne!(without, Score::Cp(0));
+}
+
+/// The depth-6 material search's score of `pos` with the game's `history`
+/// (repetitions of it are draws), then without it.
+fn scores_with_and_without<G: Game>(pos: G, history: Vec<u64>) -> (Score, Score)
+where
+    Material: engine::eval::Evaluator<G>,
+{
+    let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
     let input = SearchInput {
-        position: p,
+        position: pos,
         history,
         limits: Limits::depth(6),
     };
-    let r = engine.search(&Material::default(), &input, |_| {});
-    assert_eq!(r.score, Score::Cp(0));
-    let r = engine.search(
-        &Material::default(),
-        &SearchInput::new(p, Limits::depth(6)),
-        |_| {},
-    );
-    assert_ne!(r.score, Score::Cp(0));
+    let with = engine.search(&Material::default(), &input, |_| {}).score;
+    let input = SearchInput::new(pos, Limits::depth(6));
+    let without = engine.search(&Material::default(), &input, |_| {}).score;
+    (with, without)
 }
