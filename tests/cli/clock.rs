@@ -162,10 +162,19 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
         "--quiet",
     ]);
     assert!(ok && out.contains("2 games"), "{out}{err}");
-    for bad in [
-        vec!["--each", "name=x"],
-        vec!["--anchor", "nobody=0"],
-        vec!["--openings-pdn", "/nonexistent.pdn"],
+    for (bad, why) in [
+        (
+            vec!["--each", "name=x"],
+            "--each name=x: name= belongs to each --engine",
+        ),
+        (
+            vec!["--anchor", "nobody=0"],
+            "--anchor 'nobody=0': no engine is named 'nobody'",
+        ),
+        (
+            vec!["--openings-pdn", "/nonexistent.pdn"],
+            "cannot read --openings-pdn /nonexistent.pdn: No such file",
+        ),
     ] {
         let mut args = vec![
             "selfplay",
@@ -176,7 +185,10 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
         ];
         args.extend(bad.iter().copied());
         let (ok, _, err) = run(&args);
-        assert!(!ok && err.lines().count() == 1, "{bad:?}: {err}");
+        assert!(
+            !ok && err.lines().count() == 1 && err.contains(why),
+            "{bad:?}: {err}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

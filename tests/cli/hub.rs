@@ -156,19 +156,34 @@ fn a_whole_session() {
     }
 
     // Errors keep the engine alive.
-    for bad in [
-        "frobnicate",
-        r#"pos pos="W:Wz1:B""#,
-        r#"pos pos=start moves="e23 e23""#,
-        "level depth=abc",
-        r#"pos pos="unterminated"#,
-        "set-param name=hash value=0",
-        "set-param name=colour value=red",
-        "go fast",
+    for (bad, why) in [
+        ("frobnicate", "unknown command 'frobnicate'"),
+        (r#"pos pos="W:Wz1:B""#, "unknown square 'z1'"),
+        (
+            r#"pos pos=start moves="e23 e23""#,
+            "move 1 (e23): illegal move 'e23'",
+        ),
+        (
+            "level depth=abc",
+            "depth must be a whole number from 1 to 100, got 'abc'",
+        ),
+        (
+            r#"pos pos="unterminated"#,
+            "unterminated quote in the value of 'pos'",
+        ),
+        ("set-param name=hash value=0", "hash must be from 1 to "),
+        (
+            "set-param name=colour value=red",
+            "unknown parameter 'colour'",
+        ),
+        ("go fast", "expected 'go think'"),
     ] {
         h.send(bad);
         let l = h.next();
-        assert!(l.starts_with("error message="), "{bad}: {l}");
+        assert!(
+            l.starts_with("error message=\"") && l.contains(why),
+            "{bad}: {l}"
+        );
     }
     h.send("ping");
     assert_eq!(h.next(), "pong");

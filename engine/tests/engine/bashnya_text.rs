@@ -100,8 +100,26 @@ fn start_end_ambiguity_is_an_error() {
         p.parse_move("h4:d8"),
         Err(MoveError::Ambiguous(..))
     ));
-    assert!(p.parse_move("h4:e1:a5:d8").is_ok());
-    assert!(p.parse_move("h4:f2:b6:d8").is_ok());
+    match p.parse_move("h4:d8") {
+        Err(MoveError::Ambiguous(_, names)) => {
+            assert_eq!(names, "h4:e1:a5:d8 or h4:f2:b6:d8");
+        }
+        other => panic!("h4:d8: {other:?}"),
+    }
+    // Each full route is its own move, with its own prisoners.
+    let a = p.parse_move("h4:e1:a5:d8").unwrap();
+    let b = p.parse_move("h4:f2:b6:d8").unwrap();
+    assert_ne!(a, b);
+    assert_eq!(p.move_text(&a), "h4:e1:a5:d8");
+    assert_eq!(p.move_text(&b), "h4:f2:b6:d8");
+    assert_eq!(
+        p.play(&a).to_text(),
+        "W:e3=w,g3=b,e5=b,h6=bbbbbw,a7=b,c7=bb,d8=BbwWwwwwwwww"
+    );
+    assert_eq!(
+        p.play(&b).to_text(),
+        "W:g3=b,b4=w,e5=b,h6=bbbbbw,a7=b,c7=bb,d8=BbwWwwwwwwww"
+    );
     // A complete one-jump route is read as that route although a longer
     // capture also goes from e3 to c1.
     let q = pos("W:e1=wwbb,d2=bbbwwWw,e3=WbbbB,b4=bww,g5=b,f8=bwww");

@@ -151,9 +151,29 @@ fn a_king_is_never_part_of_a_line() {
     // The king on e2 does not join e3-e4: only e3 can be moved in front.
     let t = texts(&pos("W:WKe2,e3,e4:Bb7"));
     assert_eq!(t, ["e21", "e35", "e45", "ed2", "ed3", "ed4", "ef2"]);
-    // A king in front blocks the line.
-    let t = texts(&pos("W:We2,e3,e4,Ke5:Bb7"));
-    assert!(!t.iter().any(|m| m == "e25" || m == "e35"), "{t:?}");
+    // A king in front blocks the line: no line move, no step onto e5; the
+    // men step aside, the king moves along its lines (e4 stops it below).
+    assert_moves(
+        "W:We2,e3,e4,Ke5:Bb7",
+        &[
+            ("ed2", "B:Wd2,e3,e4,Ke5:Bb7"),
+            ("ed3", "B:We2,d3,e4,Ke5:Bb7"),
+            ("ed4", "B:We2,e3,d4,Ke5:Bb7"),
+            ("e56", "B:We2,e3,e4,Ke6:Bb7"),
+            ("e57", "B:We2,e3,e4,Ke7:Bb7"),
+            ("e58", "B:We2,e3,e4,Ke8:Bb7"),
+            ("e59", "B:We2,e3,e4,Ke9:Bb7"),
+            ("e50", "B:We2,e3,e4,Ke0:Bb7"),
+            ("ed5", "B:We2,e3,e4,Kd5:Bb7"),
+            ("ec5", "B:We2,e3,e4,Kc5:Bb7"),
+            ("eb5", "B:We2,e3,e4,Kb5:Bb7"),
+            ("ea5", "B:We2,e3,e4,Ka5:Bb7"),
+            ("ef5", "B:We2,e3,e4,Kf5:Bb7"),
+            ("eg5", "B:We2,e3,e4,Kg5:Bb7"),
+            ("eh5", "B:We2,e3,e4,Kh5:Bb7"),
+            ("ei5", "B:We2,e3,e4,Ki5:Bb7"),
+        ],
+    );
 }
 
 #[test]

@@ -104,7 +104,8 @@ fn one_thread_node_counts_are_deterministic_and_node_limits_exact() {
         &SearchInput::new(p, Limits::nodes(5000)),
         |_| {},
     );
-    assert!(r.nodes <= 5000 && r.nodes > 4000, "{}", r.nodes);
+    // One thread counts every node and stops at the limit exactly.
+    assert_eq!(r.nodes, 5000);
     assert!(r.best.is_some());
 }
 
@@ -176,9 +177,11 @@ fn plays_legal_moves_in_random_bashnya_positions() {
 fn bashnya_capture_lines_beyond_the_horizon_are_bounded() {
     // Tall columns and flying kings: a Bashnya capture only moves a piece
     // under its captor, so both sides can capture on and on, branching at
-    // every ply. Quiescence follows such lines for a bounded number of
-    // plies: this depth-4 search needs 2.7 million nodes without the bound
-    // and about 165,000 with it, for the same score.
+    // every ply. Quiescence follows such lines for at most 24 plies
+    // (`QUIESCENCE_PLIES`): this depth-4 search takes 165,056 nodes with the
+    // bound and 2,732,318 with it raised to 1,000 plies, for the same score
+    // (measured with this test on 2026-12-04). The node cap fails a bound
+    // much looser than 24 plies; the score is the search's as it is.
     use engine::eval::EvalSource;
     let p =
         bashnya::Position::parse_position("B:a1=wb,c1=Bwwwwwwwww,e1=BbbbBB,g1=B,a3=Wbb,h4=B,g7=W")
@@ -186,7 +189,7 @@ fn bashnya_capture_lines_beyond_the_horizon_are_bounded() {
     let mut e = Engine::<bashnya::Position>::new(HashSize::fixed(16), 1);
     let eval = bashnya::Position::select_eval(None, engine::eval::EvalKind::Features).unwrap();
     let r = e.search(&*eval, &SearchInput::new(p, Limits::depth(4)), |_| {});
-    assert!(r.nodes < 1_000_000, "{} nodes", r.nodes);
+    assert!(r.nodes < 250_000, "{} nodes", r.nodes);
     assert_eq!(r.score, Score::Cp(2960));
 }
 

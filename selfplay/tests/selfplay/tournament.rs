@@ -3,7 +3,7 @@
 use engine::{bashnya, bushka, Game, Outcome};
 use selfplay::game::{play_game, Adjudication};
 use selfplay::openings::{generate_book, BookRecipe};
-use selfplay::pdn::{replay, PdnReader};
+use selfplay::pdn::{replay, PdnReader, PdnResult};
 use selfplay::player::{make_player, RandomPlayer};
 use selfplay::spec::EngineSpec;
 use selfplay::tournament::{run, Config};
@@ -88,10 +88,37 @@ fn a_short_match_adds_up_and_its_records_replay() {
         assert_eq!(r.moves.len(), g.moves.len());
         assert!(g.tag("Termination").is_some() && g.tag("MaxPlies") == Some("300"));
     }
-    // One data line per position of every game, each with the game's result.
+    // One data line per position of every game, in order of ply, each with
+    // the position replayed from the record and the game's result from
+    // White's view (a game's id in the data is its round less one).
     let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<engine::data::DataLine> = text
+        .lines()
+        .map(|l| engine::data::DataLine::parse(l).unwrap())
+        .collect();
     let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
-    assert_eq!(text.lines().count(), positions);
+    assert_eq!(lines.len(), positions);
+    for g in &games {
+        let id = (g.round.parse::<u64>().unwrap() - 1).to_string();
+        let mine: Vec<_> = lines.iter().filter(|l| l.game == id).collect();
+        assert_eq!(mine.len(), g.moves.len() + 1, "round {}", g.round);
+        let want = match g.result {
+            PdnResult::WhiteWins => 1.0,
+            PdnResult::BlackWins => 0.0,
+            PdnResult::Draw => 0.5,
+            PdnResult::Unknown => panic!("round {}: no result", g.round),
+        };
+        let r = replay::<bushka::Position>(g).unwrap();
+        let mut pos = r.start;
+        for (ply, l) in mine.iter().enumerate() {
+            assert_eq!(l.ply as usize, ply, "round {}", g.round);
+            assert_eq!(l.result, want, "round {} ply {ply}", g.round);
+            assert_eq!(l.position, pos.to_text(), "round {} ply {ply}", g.round);
+            if let Some(m) = r.moves.get(ply) {
+                pos = pos.play(m);
+            }
+        }
+    }
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["games"], 8);

@@ -349,10 +349,30 @@ fn validation_split_is_deterministic_and_disjoint() {
     };
     let (a, b) = (load(), load());
     assert_eq!(a.train.len(), b.train.len());
+    assert_eq!(a.validation.len(), b.validation.len());
     assert!(a.validation.len() > 10 && a.train.len() > a.validation.len());
     assert!(a.train.len() + a.validation.len() <= quiet);
     for i in 0..a.train.len() {
         assert_eq!(a.train.entries(i), b.train.entries(i));
+    }
+    for i in 0..a.validation.len() {
+        assert_eq!(a.validation.entries(i), b.validation.entries(i));
+    }
+    assert_disjoint(&a.train, &a.validation);
+}
+
+/// No position of `validation` is also in `train`.
+fn assert_disjoint(train: &Dataset, validation: &Dataset) {
+    let key = |d: &Dataset, i: usize| {
+        let (idx, val) = d.entries(i);
+        (idx.to_vec(), val.to_vec(), d.mg_share(i).to_bits())
+    };
+    let trained: std::collections::HashSet<_> = (0..train.len()).map(|i| key(train, i)).collect();
+    for i in 0..validation.len() {
+        assert!(
+            !trained.contains(&key(validation, i)),
+            "validation position {i} is also a training position"
+        );
     }
 }
 
@@ -406,20 +426,8 @@ fn validation_split_keeps_the_games_of_an_opening_together() {
     assert_eq!(r.train_games + r.validation_games, 80);
     assert_eq!(r.validation_games % 2, 0, "a pair was split: {r:?}");
     assert!(r.validation_games >= 10 && r.train_games >= 30, "{r:?}");
-    let key = |d: &Dataset, i: usize| {
-        let (idx, val) = d.entries(i);
-        (idx.to_vec(), val.to_vec(), d.mg_share(i).to_bits())
-    };
-    let trained: std::collections::HashSet<_> = (0..loaded.train.len())
-        .map(|i| key(&loaded.train, i))
-        .collect();
     assert!(!loaded.validation.is_empty());
-    for i in 0..loaded.validation.len() {
-        assert!(
-            !trained.contains(&key(&loaded.validation, i)),
-            "validation position {i} is also a training position"
-        );
-    }
+    assert_disjoint(&loaded.train, &loaded.validation);
 }
 
 /// Two runs' files number their games alike (from 0): their games are

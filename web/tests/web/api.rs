@@ -508,9 +508,37 @@ async fn closing_the_analysis_stream_stops_the_search() {
     );
     drop(resp);
     assert!(flag.load(Relaxed), "dropping the stream stops the analysis");
-    // A stop request and a new game stop searches too.
+    // A stop request stops a running analysis, and so does a new game in
+    // the session, while the stream is still open.
+    for how in ["/api/stop", "/api/new"] {
+        let req = Request::get(format!("/api/analyse?session={id}"))
+            .body(Body::empty())
+            .unwrap();
+        let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let flag = app
+            .sessions
+            .with(&id, |s| Ok(Arc::clone(s.search.as_ref().unwrap())))
+            .unwrap();
+        assert!(!flag.load(Relaxed), "{how}: the analysis runs");
+        let body = if how == "/api/stop" {
+            json!({"session": id})
+        } else {
+            json!({"session": id, "game": "bashnya"})
+        };
+        let (s, v) = call(&app, "POST", how, Some(body)).await;
+        assert_eq!(s, StatusCode::OK, "{how}: {v}");
+        if how == "/api/stop" {
+            assert_eq!(v["stopped"].as_bool(), Some(true), "{v}");
+        } else {
+            assert_eq!(v["session"].as_str(), Some(id.as_str()), "{v}");
+        }
+        assert!(flag.load(Relaxed), "{how} stops the analysis");
+        drop(resp);
+    }
+    // With no search left, a stop says so.
     let (s, v) = call(&app, "POST", "/api/stop", Some(json!({"session": id}))).await;
-    assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(true)));
+    assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(false)));
 }
 
 const TWO_GAMES: &str = r#"[Event "t"]
