@@ -13,8 +13,11 @@
 # (the tests look there by themselves). The directory is BUSHKA_SLURM_DIR
 # (default /tmp/bushka-slurm) and the ports BUSHKA_SLURM_PORT and the next
 # one (default 6817, 6818). `stop` ends exactly the processes `start` recorded
-# in DIR/pids, after checking each is still the daemon it started.
+# in DIR/pids, after checking each is still the daemon it started (its
+# program, and its command line naming DIR). Run it as root.
 set -euo pipefail
+# The daemons live in sbin, which a user's PATH may lack.
+PATH=$PATH:/usr/sbin:/sbin
 
 DIR=${BUSHKA_SLURM_DIR:-/tmp/bushka-slurm}
 PORT=${BUSHKA_SLURM_PORT:-6817}
@@ -22,8 +25,14 @@ CONF=$DIR/slurm.conf
 PIDS=$DIR/pids
 export SLURM_CONF=$CONF
 
+STARTING=0
+
 die() {
     echo "slurm-local: $*" >&2
+    # A start that fails stops what it had started.
+    if [[ $STARTING == 1 && -s $PIDS ]]; then
+        stop_daemons
+    fi
     exit 1
 }
 
@@ -32,29 +41,47 @@ need() {
         die "$1 not found: install the packages with: apt-get install -y slurm-wlm munge"
 }
 
-# True when the recorded process is alive and still runs the named program.
+# True when the recorded process is alive, still runs the named program, and
+# was started with this cluster's directory on its command line (a reused
+# pid, or another munged on the machine, is not ours).
 alive() {
     local pid=$1 name=$2
-    [[ -r /proc/$pid/comm ]] && [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$name" ]]
+    local cmd
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == "$name" ]] || return 1
+    cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || return 1
+    [[ $cmd == *"$DIR/"* ]]
 }
 
-# Every recorded daemon is alive.
+# All three daemons are recorded and alive.
 up() {
     [[ -s $PIDS ]] || return 1
-    local name pid
+    local name pid seen=""
     while read -r name pid; do
         alive "$pid" "$name" || return 1
+        seen="$seen $name"
     done <"$PIDS"
+    [[ $seen == " munged slurmctld slurmd" ]]
 }
 
+# Waits for a condition, giving up at once when a daemon started has died.
 wait_for() {
-    local what=$1 tries=$2
+    local what=$1 tries=$2 name pid
     shift 2
     for ((i = 0; i < tries; i++)); do
         if "$@" >/dev/null 2>&1; then return 0; fi
+        while read -r name pid; do
+            alive "$pid" "$name" || die "$name ended while starting; see $DIR/$name.out and the logs in $DIR"
+        done <"$PIDS"
         sleep 0.25
     done
     die "$what did not come up; see the logs in $DIR"
+}
+
+listening() {
+    local out
+    out=$(ss -Hltn "sport = :$1" 2>/dev/null) || return 1
+    [[ -n $out ]]
 }
 
 write_conf() {
@@ -104,56 +131,59 @@ start() {
     need slurmctld
     need slurmd
     need sinfo
+    [[ $(id -u) == 0 ]] || die "must run as root (the daemons run as root)"
     if up; then
         echo "slurm-local: already up"
         echo "export SLURM_CONF=$CONF"
         return 0
     fi
     # A half-started cluster from before is stopped first.
-    [[ -s $PIDS ]] && stop_daemons
+    if [[ -s $PIDS ]]; then stop_daemons; fi
+    if [[ -L $DIR ]] || { [[ -e $DIR ]] && [[ $(stat -c %u "$DIR") != 0 || ! -d $DIR ]]; }; then
+        die "$DIR is not a directory of root's (a link, a file, or another user's): remove it or set BUSHKA_SLURM_DIR"
+    fi
+    for port in "$PORT" $((PORT + 1)); do
+        if listening "$port"; then
+            die "port $port is taken: set BUSHKA_SLURM_PORT to a free pair"
+        fi
+    done
     mkdir -p "$DIR"
     chmod 700 "$DIR"
+    STARTING=1
+    trap 'die "interrupted"' INT TERM HUP
     rm -rf "$DIR/state" "$DIR/spool"
     mkdir -p "$DIR/state" "$DIR/spool"
     # Pid files a killed daemon left would be taken for the new daemons'.
     rm -f "$DIR/munged.pid" "$DIR/slurmctld.pid" "$DIR/slurmd.pid"
     : >"$PIDS"
-    if [[ ! -s $DIR/munge.key ]]; then
-        dd if=/dev/urandom of="$DIR/munge.key" bs=1024 count=1 status=none
-    fi
+    # A new key each start.
+    rm -f "$DIR/munge.key"
+    dd if=/dev/urandom of="$DIR/munge.key" bs=1024 count=1 status=none
     chmod 400 "$DIR/munge.key"
     write_conf
 
-    munged --force --key-file="$DIR/munge.key" --socket="$DIR/munge.socket" \
-        --pid-file="$DIR/munged.pid" --log-file="$DIR/munged.log" \
-        --seed-file="$DIR/munged.seed"
-    wait_for "munged" 40 started "$DIR/munged.pid" munged
-    echo "munged $(cat "$DIR/munged.pid")" >>"$PIDS"
+    rm -f "$DIR/munge.socket"
+    launch munged munged --foreground --force --key-file="$DIR/munge.key" \
+        --socket="$DIR/munge.socket" --pid-file="$DIR/munged.pid" \
+        --log-file="$DIR/munged.log" --seed-file="$DIR/munged.seed"
     wait_for "munged's socket" 40 test -S "$DIR/munge.socket"
 
-    slurmctld -f "$CONF"
-    wait_for "slurmctld" 40 started "$DIR/slurmctld.pid" slurmctld
-    echo "slurmctld $(cat "$DIR/slurmctld.pid")" >>"$PIDS"
-
-    slurmd -f "$CONF"
-    wait_for "slurmd" 40 started "$DIR/slurmd.pid" slurmd
-    echo "slurmd $(cat "$DIR/slurmd.pid")" >>"$PIDS"
+    launch slurmctld slurmctld -D -f "$CONF"
+    wait_for "slurmctld" 80 listening "$PORT"
+    launch slurmd slurmd -D -f "$CONF"
 
     # Up once the node takes jobs.
     wait_for "the node" 120 node_ready
+    STARTING=0
+    trap - INT TERM HUP
     echo "slurm-local: up ($(tr '\n' ' ' <"$PIDS"| sed 's/ $//'))"
     echo "export SLURM_CONF=$CONF"
-}
-
-# True when a pid file names a live process of that program.
-started() {
-    [[ -s $1 ]] && alive "$(cat "$1")" "$2"
 }
 
 node_ready() {
     local state
     state=$(sinfo -h -N -o %T 2>/dev/null | head -1)
-    [[ $state == idle* || $state == mixed* || $state == allocated* ]]
+    [[ $state == idle || $state == mixed || $state == allocated ]]
 }
 
 # Ends the recorded daemons that are still the programs started, by pid.
@@ -180,25 +210,49 @@ stop_daemons() {
     rm -f "$PIDS"
 }
 
+# Runs a daemon in the foreground of a background job of its own session and
+# records its pid at once (a pid file written late could leave it unrecorded).
+launch() {
+    local name=$1
+    shift
+    setsid "$@" </dev/null >>"$DIR/$name.out" 2>&1 &
+    local pid=$!
+    echo "$name $pid" >>"$PIDS"
+    # Until the fork has become the daemon, it is not yet known by its name.
+    for ((i = 0; i < 200; i++)); do
+        [[ -e /proc/$pid && $(cat "/proc/$pid/comm" 2>/dev/null) != "$name" ]] || break
+        sleep 0.05
+    done
+}
+
 stop() {
     if [[ ! -s $PIDS ]]; then
         echo "slurm-local: not running"
         return 0
     fi
-    if up; then
+    local name pid ctld=0 left=""
+    while read -r name pid; do
+        if [[ $name == slurmctld ]] && alive "$pid" "$name"; then ctld=1; fi
+    done <"$PIDS"
+    if [[ $ctld == 1 ]]; then
         # Jobs first, so that their job-step processes end with them.
         local jobs
-        jobs=$(squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' ')
+        jobs=$(squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' ' || true)
         if [[ -n ${jobs// /} ]]; then
             # shellcheck disable=SC2086
             scancel $jobs 2>/dev/null || true
             for ((i = 0; i < 80; i++)); do
-                [[ -z $(squeue -h -t PD,R,CG,S -o %A 2>/dev/null) ]] && break
+                left=$(squeue -h -t PD,R,CG,S -o %A 2>/dev/null || echo "?")
+                [[ -z $left ]] && break
                 sleep 0.25
             done
         fi
     fi
     stop_daemons
+    if [[ -n $left ]]; then
+        echo "slurm-local: stopped, but jobs $(echo "$left" | tr '\n' ' ')did not end; their processes may still run" >&2
+        exit 1
+    fi
     echo "slurm-local: stopped"
 }
 

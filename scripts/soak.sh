@@ -62,6 +62,7 @@ for game in $GAMES_LIST; do
         echo "  $game: ${n:-0}/$EXPECTED games"
     done) &
     ticker=$!
+    trap 'kill "$ticker" 2>/dev/null' EXIT
     start=$(date +%s)
     /usr/bin/time -v -o "$OUT/$game.time" nice "$BIN" selfplay --game "$game" \
         --engine "name=a,nodes=$NODES,threads=2,hash=$HASH" \
@@ -71,6 +72,7 @@ for game in $GAMES_LIST; do
     rc=$?
     kill "$ticker" 2>/dev/null
     wait "$ticker" 2>/dev/null
+    trap - EXIT
     secs=$(($(date +%s) - start))
     rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/$game.time")
     rss_mb=$((rss_kb / 1024))

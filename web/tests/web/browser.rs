@@ -67,8 +67,7 @@ impl Browser {
         let state = AppState::new(watch);
         let served = std::sync::Arc::clone(&state);
         tokio::spawn(async move { axum::serve(listener, router(served)).await });
-        let port = free_port();
-        let driver = spawn_driver(driver_bin, port);
+        let (driver, port) = spawn_driver(driver_bin);
         let profile = tempfile::tempdir().unwrap();
         let t = Instant::now();
         let client = connect(chromium, port, profile.path()).await;
@@ -219,17 +218,18 @@ impl Browser {
     }
 
     /// Closes the browser and stops chromedriver.
-    pub async fn finish(mut self) {
+    pub async fn finish(self) {
         let _ = self.client.clone().close().await;
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        // Dropped here: the browser's process group is ended whether or not
+        // the session closed.
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // After a failed test: chromedriver ends with its own process group,
-        // which holds the browser it started.
+        // Chromedriver leads its own process group, which holds the browser
+        // it started: the group is ended before the driver is reaped (while
+        // the driver lives, its group id cannot be taken by another).
         if let Ok(None) = self.driver.try_wait() {
             let group = format!("-{}", self.driver.id());
             let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
@@ -239,24 +239,42 @@ impl Drop for Browser {
     }
 }
 
-fn spawn_driver(bin: &str, port: u16) -> Child {
+/// Starts chromedriver on a free port and waits until it listens there. A
+/// driver that ends at once (another took the port between the choice and
+/// the start) is started again on another port.
+fn spawn_driver(bin: &str) -> (Child, u16) {
     use std::os::unix::process::CommandExt;
-    let child = Command::new(bin)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("chromedriver starts");
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "chromedriver does not listen"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+    for _ in 0..5 {
+        let port = free_port();
+        let mut child = Command::new(bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let start = Instant::now();
+        let mut ended = false;
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if child.try_wait().is_ok_and(|s| s.is_some()) {
+                ended = true;
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "chromedriver does not listen"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // The port answered; a driver that could not bind it ends soon after.
+        std::thread::sleep(Duration::from_millis(50));
+        if !ended && child.try_wait().is_ok_and(|s| s.is_none()) {
+            return (child, port);
+        }
+        let _ = child.wait();
+        eprintln!("chromedriver ended on port {port}; trying another");
     }
-    child
+    panic!("chromedriver ended five times at start");
 }
 
 async fn connect(chromium: &str, port: u16, profile: &Path) -> Client {
