@@ -29,12 +29,16 @@ STARTING=0
 
 die() {
     echo "slurm-local: $*" >&2
-    # A start that fails stops what it had started.
+    exit 1
+}
+
+# A start that fails, however it fails, stops what it had started.
+on_exit() {
     if [[ $STARTING == 1 && -s $PIDS ]]; then
         stop_daemons
     fi
-    exit 1
 }
+trap on_exit EXIT
 
 need() {
     command -v "$1" >/dev/null 2>&1 ||
@@ -71,17 +75,24 @@ wait_for() {
     for ((i = 0; i < tries; i++)); do
         if "$@" >/dev/null 2>&1; then return 0; fi
         while read -r name pid; do
-            alive "$pid" "$name" || die "$name ended while starting; see $DIR/$name.out and the logs in $DIR"
+            alive "$pid" "$name" ||
+                die "$name is not running (it ended, or did not start in time); see $DIR/$name.out and the logs in $DIR"
         done <"$PIDS"
         sleep 0.25
     done
     die "$what did not come up; see the logs in $DIR"
 }
 
+# Something accepts connections on the port (bash's /dev/tcp, no tools).
 listening() {
-    local out
-    out=$(ss -Hltn "sport = :$1" 2>/dev/null) || return 1
-    [[ -n $out ]]
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# DIR is absent, or a directory of root's that is not a link.
+check_dir() {
+    if [[ -L $DIR ]] || { [[ -e $DIR ]] && [[ ! -d $DIR || $(stat -c %u "$DIR") != 0 ]]; }; then
+        die "$DIR is not a directory of root's (a link, a file, or another user's): remove it or set BUSHKA_SLURM_DIR"
+    fi
 }
 
 write_conf() {
@@ -132,6 +143,7 @@ start() {
     need slurmd
     need sinfo
     [[ $(id -u) == 0 ]] || die "must run as root (the daemons run as root)"
+    check_dir
     if up; then
         echo "slurm-local: already up"
         echo "export SLURM_CONF=$CONF"
@@ -139,15 +151,14 @@ start() {
     fi
     # A half-started cluster from before is stopped first.
     if [[ -s $PIDS ]]; then stop_daemons; fi
-    if [[ -L $DIR ]] || { [[ -e $DIR ]] && [[ $(stat -c %u "$DIR") != 0 || ! -d $DIR ]]; }; then
-        die "$DIR is not a directory of root's (a link, a file, or another user's): remove it or set BUSHKA_SLURM_DIR"
-    fi
     for port in "$PORT" $((PORT + 1)); do
         if listening "$port"; then
             die "port $port is taken: set BUSHKA_SLURM_PORT to a free pair"
         fi
     done
-    mkdir -p "$DIR"
+    # Made without -p, so that a link put there meanwhile fails it.
+    if [[ ! -e $DIR ]]; then mkdir -m 700 "$DIR"; fi
+    check_dir
     chmod 700 "$DIR"
     STARTING=1
     trap 'die "interrupted"' INT TERM HUP
@@ -237,7 +248,10 @@ stop() {
     if [[ $ctld == 1 ]]; then
         # Jobs first, so that their job-step processes end with them.
         local jobs
-        jobs=$(squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' ' || true)
+        if ! jobs=$(squeue -h -o %A 2>/dev/null | sort -u | tr '\n' ' '); then
+            jobs=""
+            left="?"
+        fi
         if [[ -n ${jobs// /} ]]; then
             # shellcheck disable=SC2086
             scancel $jobs 2>/dev/null || true
@@ -249,7 +263,10 @@ stop() {
         fi
     fi
     stop_daemons
-    if [[ -n $left ]]; then
+    if [[ $left == "?" ]]; then
+        echo "slurm-local: stopped, but slurmctld did not answer: its jobs' processes may still run" >&2
+        exit 1
+    elif [[ -n $left ]]; then
         echo "slurm-local: stopped, but jobs $(echo "$left" | tr '\n' ' ')did not end; their processes may still run" >&2
         exit 1
     fi

@@ -23,8 +23,28 @@ pub struct Browser {
     pub base: String,
     /// The server's state (its sessions).
     pub state: std::sync::Arc<AppState>,
-    driver: Child,
+    _driver: Driver,
     _profile: tempfile::TempDir,
+}
+
+/// Chromedriver, leader of its own process group, which holds the browser
+/// it starts. Dropped (a test's end, a panic anywhere after the start), a
+/// running driver's group is ended before the driver is reaped: until then
+/// its id cannot be taken by another process, so the group is still ours.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let group = format!("-{}", self.0.id());
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
 
 /// The browser and driver binaries, or why the test cannot run.
@@ -76,7 +96,7 @@ impl Browser {
             client,
             base,
             state,
-            driver,
+            _driver: driver,
             _profile: profile,
         };
         let t = Instant::now();
@@ -225,38 +245,26 @@ impl Browser {
     }
 }
 
-impl Drop for Browser {
-    fn drop(&mut self) {
-        // Chromedriver leads its own process group, which holds the browser
-        // it started: the group is ended before the driver is reaped (while
-        // the driver lives, its group id cannot be taken by another).
-        if let Ok(None) = self.driver.try_wait() {
-            let group = format!("-{}", self.driver.id());
-            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-            let _ = self.driver.kill();
-            let _ = self.driver.wait();
-        }
-    }
-}
-
 /// Starts chromedriver on a free port and waits until it listens there. A
 /// driver that ends at once (another took the port between the choice and
 /// the start) is started again on another port.
-fn spawn_driver(bin: &str) -> (Child, u16) {
+fn spawn_driver(bin: &str) -> (Driver, u16) {
     use std::os::unix::process::CommandExt;
     for _ in 0..5 {
         let port = free_port();
-        let mut child = Command::new(bin)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .expect("chromedriver starts");
+        let mut driver = Driver(
+            Command::new(bin)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("chromedriver starts"),
+        );
         let start = Instant::now();
         let mut ended = false;
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if child.try_wait().is_ok_and(|s| s.is_some()) {
+            if driver.0.try_wait().is_ok_and(|s| s.is_some()) {
                 ended = true;
                 break;
             }
@@ -266,12 +274,12 @@ fn spawn_driver(bin: &str) -> (Child, u16) {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        // The port answered; a driver that could not bind it ends soon after.
-        std::thread::sleep(Duration::from_millis(50));
-        if !ended && child.try_wait().is_ok_and(|s| s.is_none()) {
-            return (child, port);
+        // The port answered; a driver that could not bind it (another took
+        // the port first) ends soon after.
+        std::thread::sleep(Duration::from_millis(300));
+        if !ended && driver.0.try_wait().is_ok_and(|s| s.is_none()) {
+            return (driver, port);
         }
-        let _ = child.wait();
         eprintln!("chromedriver ended on port {port}; trying another");
     }
     panic!("chromedriver ended five times at start");
