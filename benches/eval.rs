@@ -1,7 +1,8 @@
 //! Evaluation speed: evaluations per second of the default feature weights
 //! (summed feature by feature), of the same weights compiled (the search's
-//! path), of the compiled features plus pattern weights (`--eval patterns`,
-//! with random non-zero pattern weights so no lookup is skipped), of feature
+//! path with `--eval features`), of the compiled features plus pattern
+//! weights (the search's default path, `--eval patterns`, here with random
+//! non-zero pattern weights so no lookup is skipped), of feature
 //! extraction into a vector (the tuner's path) and of material alone, over
 //! positions of both games.
 //!
@@ -21,7 +22,10 @@ fn sample<G: Game>(bench_file: &str) -> Vec<G> {
     let mut out: Vec<G> = bench_file
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| G::parse_position(l.trim()).ok())
+        .map(|l| {
+            G::parse_position(l.trim())
+                .unwrap_or_else(|e| panic!("a bench position that does not read: {l}: {e}"))
+        })
         .collect();
     let mut list = MoveList::new();
     for seed in 0..40u64 {
@@ -60,7 +64,8 @@ where
                 .sum::<i64>()
         });
     });
-    // The search's evaluator: the same weights compiled for speed.
+    // The search's evaluator with `--eval features`: the same weights
+    // compiled for speed.
     let compiled = G::compile(&weights);
     group.bench_function("compiled", |b| {
         b.iter(|| {
@@ -92,7 +97,7 @@ where
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| black_box(p).feature_vec().len())
+                .map(|p| black_box(black_box(p).feature_vec()).len())
                 .sum::<usize>()
         });
     });

@@ -104,7 +104,20 @@ fn signature<G: EvalSource>(
     })?;
     let nodes: u64 = done.iter().map(|r| r.nodes).sum();
     let ms: f64 = done.iter().map(millis).sum();
-    outln!("search time {:.0} ms, {} threads", ms, a.threads);
+    // The threads that ran (a helper the system refused is left out).
+    let ran = done.iter().map(|r| r.threads).min().unwrap_or(1);
+    let varies = if ran > 1 {
+        " (with more than one thread the node count varies from run to run)"
+    } else {
+        ""
+    };
+    outln!(
+        "search time {:.0} ms, {ran} threads; {}, depth {depth}, hash {} MiB, {}{varies}",
+        ms,
+        a.game.name(),
+        a.hash,
+        a.evaluation.describe()
+    );
     outln!(
         "bench {} nodes {:.0} nps",
         nodes,

@@ -65,7 +65,7 @@ enum Command {
     Perft {
         #[command(flatten)]
         pos: PositionArgs,
-        /// Depth in plies (1 to 30).
+        /// Depth in plies (0 to 30; depth 0 counts the position itself).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=30))]
         depth: u32,
         /// Worker threads (default: all cores).

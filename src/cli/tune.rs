@@ -195,6 +195,7 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         loaded.train.stride()
     );
     warn_if_few(&loaded, &freeze);
+    note_unexercised::<G>(&loaded);
     let outcome = if patterns {
         tuner::tune_patterns(&mut loaded, &init, &cfg)?
     } else {
@@ -342,6 +343,26 @@ fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
             })
         })
         .collect()
+}
+
+/// Names the features no training position has (in either half): their
+/// weights keep their initial values. Some features fire only where a
+/// capture is pending (`engine::eval::bushka::CAPTURE_PENDING_ONLY`), and the
+/// tuner fits quiet positions only.
+fn note_unexercised<G: Features>(loaded: &tuner::Loaded) {
+    let n = loaded.train.feature_count();
+    let used = loaded.train.exercised();
+    let idle: Vec<&str> = (0..n.min(G::NAMES.len()))
+        .filter(|&j| !used[j] && !used[n + j])
+        .map(|j| G::NAMES[j])
+        .collect();
+    if !idle.is_empty() {
+        eprintln!(
+            "note: {} features occur in no training position and keep their initial weights: {}",
+            idle.len(),
+            idle.join(", ")
+        );
+    }
 }
 
 /// Prints K, the losses and the exercised weights.

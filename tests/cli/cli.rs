@@ -334,6 +334,58 @@ fn closed_stdout_is_not_a_panic() {
     }
 }
 
+/// Bushka's four features that fire only with a capture pending occur in no
+/// quiet training position: `tune` names them as keeping their weights.
+#[test]
+fn tune_names_the_features_its_data_never_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("train.data");
+    let out = dir.path().join("tuned.json");
+    let o = bushka(&[
+        "selfplay",
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=b,depth=2",
+        "--games",
+        "8",
+        "--data",
+        data.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = bushka(&[
+        "tune",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--quiet",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let note = err
+        .lines()
+        .find(|l| l.starts_with("note: "))
+        .unwrap_or_else(|| panic!("no note in {err}"));
+    assert!(note.contains("keep their initial weights"), "{note}");
+    for name in [
+        "exposed_line_men",
+        "exposed_single",
+        "exposed_king",
+        "linear_threat",
+    ] {
+        assert!(note.contains(name), "{name} not in {note}");
+    }
+    // Features the games do reach are fitted.
+    assert!(
+        !note.contains("tempo") && !note.contains("mobility_men"),
+        "{note}"
+    );
+}
+
 #[test]
 fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     let dir = std::env::temp_dir().join(format!("bushka-cli-tune-{}", std::process::id()));

@@ -50,7 +50,14 @@ pub const MOBILITY_MEN: usize = 11;
 pub const MOBILITY_KINGS: usize = 12;
 /// Sum of the ranks the man-commanded columns have advanced.
 pub const TEMPO: usize = 13;
-/// Own columns an enemy column could jump if it were the enemy's move.
+/// Own columns an enemy column could jump if it were the enemy's move. In a
+/// position the search scores (no capture pending) only the side to move can
+/// have such columns: an exposed column of the other side would be a capture
+/// for the side to move. So the feature reads "columns of the side to move
+/// that the opponent threatens". The tuned default weights make it a bonus
+/// (`data/weights/bashnya.json`: 194 mg, 139 eg). The tests check that in the
+/// quiet positions of played games only the side to move has it
+/// (`engine/tests/engine/eval_features.rs`).
 pub const EXPOSED: usize = 14;
 /// Number of scalar features; the piece-square features follow.
 pub const SCALARS: usize = 15;

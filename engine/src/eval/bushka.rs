@@ -44,6 +44,22 @@ pub const EXPOSED_SINGLE: usize = 9;
 pub const EXPOSED_KING: usize = 10;
 /// Heads of own lines with an empty square in front and an enemy piece beyond.
 pub const LINEAR_THREAT: usize = 11;
+/// The features that fire only where a capture is pending: [`EXPOSED_LINE_MEN`],
+/// [`EXPOSED_SINGLE`], [`EXPOSED_KING`] and [`LINEAR_THREAT`]. Each needs an own
+/// piece, an empty square and an enemy piece in a line, and that gives the
+/// side to move a capture by approach whichever side it is (docs/rules.md
+/// 1.5). The search scores statically only positions without a capture
+/// (unless it stops at the quiescence cap or the maximum depth), and the tuner
+/// fits quiet positions only, so these weights act at those caps alone and
+/// keep their hand-set values (`bushka tune` names them as never exercised).
+/// `engine/tests/engine/eval_features.rs` checks that no quiet position of
+/// played games has them and that every other feature fires in one.
+pub const CAPTURE_PENDING_ONLY: [usize; 4] = [
+    EXPOSED_LINE_MEN,
+    EXPOSED_SINGLE,
+    EXPOSED_KING,
+    LINEAR_THREAT,
+];
 /// Men with no own man on any neighbouring square.
 pub const ISOLATED: usize = 12;
 /// Men still on their own back rank (the opponent's promotion row).

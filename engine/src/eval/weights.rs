@@ -52,7 +52,8 @@ pub enum WeightsError {
     /// A top-level key with a value of the wrong type.
     #[error("weights file: key '{0}' has the wrong type ({1})")]
     BadKey(String, &'static str),
-    /// The file is for another format version.
+    /// The file is for another format version (or the version is not a
+    /// whole number); what the file gave is shown cut to 40 characters.
     #[error("weights file: format version {}, this program reads version {expected}", crate::files::escape_controls(.found))]
     Version {
         /// The version in the file.
@@ -74,9 +75,16 @@ pub enum WeightsError {
     /// A weight name that is not a feature of the game.
     #[error("weights file: unknown weight '{}'", crate::files::escape_controls(.0))]
     UnknownWeight(String),
-    /// A weight that is not a number (or not an `{mg, eg}` object).
+    /// A weight half (`mg` or `eg`) that is not a number.
     #[error("weights file: weight '{0}' is not a number")]
     NotNumeric(String),
+    /// A weight that is not an `{mg, eg}` object.
+    #[error("weights file: weight '{0}' is not an object {{\"mg\": ..., \"eg\": ...}}")]
+    NotAPair(String),
+    /// A key given twice in one object (JSON readers differ on which one
+    /// counts, so neither is taken).
+    #[error("weights file: key '{}' is given twice", crate::files::escape_controls(.0))]
+    DuplicateKey(String),
     /// A weight beyond [`MAX_WEIGHT`] in magnitude.
     #[error("weights file: weight '{0}' is out of range (at most {MAX_WEIGHT} in magnitude)")]
     OutOfRange(String),
@@ -294,6 +302,9 @@ impl Weights {
     /// for `kind` (a byte order mark before it is skipped).
     pub fn from_json(kind: GameKind, text: &str) -> Result<Weights, WeightsError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if let Some(key) = duplicate_key(text) {
+            return Err(WeightsError::DuplicateKey(key));
+        }
         let value: Value =
             serde_json::from_str(text).map_err(|e| WeightsError::Json(e.to_string()))?;
         let Value::Object(top) = value else {
@@ -310,9 +321,10 @@ impl Weights {
                 .ok_or_else(|| WeightsError::MissingKey(key.into()))
         };
         let format = get("format")?;
-        if format.as_u64() != Some(FORMAT_VERSION) {
+        // A whole number written with a fraction (`1.0`) is that number.
+        if format.as_f64() != Some(FORMAT_VERSION as f64) {
             return Err(WeightsError::Version {
-                found: format.to_string(),
+                found: cut(&format.to_string(), 40),
                 expected: FORMAT_VERSION,
             });
         }
@@ -341,7 +353,7 @@ impl Weights {
                 .get(*name)
                 .ok_or_else(|| WeightsError::MissingWeight((*name).into()))?;
             let Value::Object(halves) = entry else {
-                return Err(WeightsError::NotNumeric((*name).into()));
+                return Err(WeightsError::NotAPair((*name).into()));
             };
             if let Some(key) = halves.keys().find(|k| *k != "mg" && *k != "eg") {
                 return Err(WeightsError::UnknownWeight(format!("{name}.{key}")));
@@ -392,6 +404,73 @@ impl Weights {
 }
 
 /// One half (`mg` or `eg`) of a weight entry, as an integer.
+/// `text` cut to `max` characters, with `...` when something was cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// The first key that some object of the JSON `text` gives twice (`None` for
+/// text that is not JSON: the reader after this says what is wrong with it).
+fn duplicate_key(text: &str) -> Option<String> {
+    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    /// Any JSON value, walked for the first key an object repeats.
+    struct Walk(Option<String>);
+    impl<'de> Deserialize<'de> for Walk {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(WalkVisitor)
+        }
+    }
+    struct WalkVisitor;
+    impl<'de> Visitor<'de> for WalkVisitor {
+        type Value = Walk;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_unit<E>(self) -> Result<Walk, E> {
+            Ok(Walk(None))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Walk, A::Error> {
+            let mut found = None;
+            while let Some(Walk(inner)) = seq.next_element::<Walk>()? {
+                found = found.or(inner);
+            }
+            Ok(Walk(found))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Walk, A::Error> {
+            let (mut found, mut seen) = (None, std::collections::HashSet::new());
+            while let Some(key) = map.next_key::<String>()? {
+                let Walk(inner) = map.next_value::<Walk>()?;
+                if !seen.contains(&key) {
+                    seen.insert(key);
+                    found = found.or(inner);
+                } else {
+                    found = found.or(Some(key));
+                }
+            }
+            Ok(Walk(found))
+        }
+    }
+    serde_json::from_str::<Walk>(text).ok().and_then(|w| w.0)
+}
+
 fn read_number(v: Option<&Value>, name: &str, half: &str) -> Result<i32, WeightsError> {
     let key = || format!("{name}.{half}");
     let v = v.ok_or_else(|| WeightsError::MissingWeight(key()))?;

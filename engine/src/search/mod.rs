@@ -153,6 +153,9 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// Time used.
     pub time: Duration,
+    /// Threads that searched: the engine's count, less any helper the
+    /// system refused to start (a search goes on without it).
+    pub threads: usize,
 }
 
 /// The deepest completed iteration of any thread.
@@ -339,16 +342,19 @@ impl<G: Game> Engine<G> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
+        let mut threads = 1;
         std::thread::scope(|scope| {
             for id in 1..self.threads {
                 let shared = &shared;
                 let builder = std::thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(32 << 20);
-                // A helper that cannot start only makes the search weaker.
-                let _ = builder.spawn_scoped(scope, move || {
+                // A helper that cannot start only makes the search weaker;
+                // the result says how many threads ran.
+                let started = builder.spawn_scoped(scope, move || {
                     Worker::new(id, shared, eval, input).iterate(max_depth, &mut |_| {});
                 });
+                threads += usize::from(started.is_ok());
             }
             Worker::new(0, &shared, eval, input).iterate(max_depth, &mut on_info);
             shared.stop.store(true, Relaxed);
@@ -367,6 +373,7 @@ impl<G: Game> Engine<G> {
                 nodes,
                 pv: c.pv,
                 time,
+                threads,
             },
             None => SearchResult {
                 best: None,
@@ -375,6 +382,7 @@ impl<G: Game> Engine<G> {
                 nodes,
                 pv: Vec::new(),
                 time,
+                threads,
             },
         }
     }

@@ -134,3 +134,10 @@ fn start_counts_of_the_rules_text() {
 fn start_depth_nine() {
     assert_eq!(perft_parallel(&Position::start(), 9), 4_533_812);
 }
+
+/// The depth the README's speed table times (our own figure, as depth 9).
+#[test]
+#[ignore = "under a second in release, minutes in the test profile: cargo test --release -p bushka-engine --test engine -- --ignored start_depth_eleven"]
+fn start_depth_eleven() {
+    assert_eq!(perft_parallel(&Position::start(), 11), 107_800_496);
+}

@@ -47,6 +47,20 @@ fn start_position_depth_5() {
     assert_eq!(perft(&Position::start(), 5), 6_462_815);
 }
 
+/// The deep counts the README's speed table quotes (our own figures, past
+/// the reference's depth 4), so that a change to the generator that alters
+/// them fails here rather than in a reader's hands.
+#[test]
+#[ignore = "seconds in release, minutes in the test profile: cargo test --release -p bushka-engine --test engine -- --ignored published_deep_counts"]
+fn published_deep_counts() {
+    assert_eq!(perft_parallel(&Position::start(), 7), 2_103_321_455);
+    let middle = Position::parse_position(
+        "W:We1,g3,h4,e2,f3,h5,e3,f4,h6,f5,g6:Bd3,d6,b5,c6,e8,f9,b6,d8,e9,a6,b7,c8,d9,e0",
+    )
+    .unwrap();
+    assert_eq!(perft_parallel(&middle, 7), 109_447_879);
+}
+
 /// The parallel split counts what the serial walk counts on any number of
 /// threads: it cuts where it has enough subtrees per thread (or three plies
 /// above the leaves), its subtrees are the positions at the cut, and each is

@@ -294,6 +294,82 @@ fn every_feature_fires_in_played_games() {
     check_fires(&played::<bashnya::Position>(22, 400, 250));
 }
 
+/// The positions the search scores statically and the tuner fits: no
+/// capture pending.
+fn quiet<G: Game>(positions: Vec<G>) -> Vec<G> {
+    positions
+        .into_iter()
+        .filter(|p| !p.must_capture())
+        .collect()
+}
+
+#[test]
+fn bushka_capture_features_never_fire_in_quiet_positions() {
+    use engine::eval::bushka::CAPTURE_PENDING_ONLY;
+    let names = <bushka::Position as Features>::NAMES;
+    let all = played::<bushka::Position>(21, 400, 250);
+    let quiet = quiet(all.clone());
+    assert!(quiet.len() > 10_000 && quiet.len() < all.len());
+    let n = names.len();
+    let mut fired = vec![false; n];
+    for p in &quiet {
+        for (i, v) in p.feature_vec().to_dense(n).into_iter().enumerate() {
+            if v != 0 {
+                fired[i] = true;
+                assert!(
+                    !CAPTURE_PENDING_ONLY.contains(&i),
+                    "{} fires in the quiet position {}",
+                    names[i],
+                    p.to_text()
+                );
+            }
+        }
+    }
+    let silent: Vec<_> = (0..n)
+        .filter(|&i| !fired[i] && !CAPTURE_PENDING_ONLY.contains(&i))
+        .map(|i| names[i])
+        .collect();
+    assert!(
+        silent.is_empty(),
+        "never fire in quiet positions: {silent:?}"
+    );
+    // Where a capture is pending they do fire: they are not dead code.
+    for &i in &CAPTURE_PENDING_ONLY {
+        assert!(
+            all.iter().any(|p| p.feature_vec().to_dense(n)[i] != 0),
+            "{} never fires",
+            names[i]
+        );
+    }
+}
+
+#[test]
+fn bashnya_exposed_columns_belong_to_the_side_to_move_in_quiet_positions() {
+    use engine::eval::bashnya::EXPOSED;
+    let n = <bashnya::Position as Features>::NAMES.len();
+    let quiet = quiet(played::<bashnya::Position>(22, 400, 250));
+    assert!(quiet.len() > 10_000);
+    let (mut white, mut black) = (0, 0);
+    for p in &quiet {
+        // White minus Black: the side not to move contributes nothing.
+        let v = p.feature_vec().to_dense(n)[EXPOSED];
+        match p.side_to_move() {
+            Color::White => {
+                assert!(v >= 0, "{}: exposed {v}", p.to_text());
+                white += usize::from(v > 0);
+            }
+            Color::Black => {
+                assert!(v <= 0, "{}: exposed {v}", p.to_text());
+                black += usize::from(v < 0);
+            }
+        }
+    }
+    assert!(
+        white > 100 && black > 100,
+        "exposed fired {white} and {black} times"
+    );
+}
+
 #[test]
 fn piece_square_names_follow_the_board() {
     use engine::eval::{bashnya as eb, bushka as ek};

@@ -160,14 +160,45 @@ fn refuses_non_numeric_weight() {
             assert!(msg.contains("'tempo.mg'"), "{msg}");
         }
         let (e, msg) = refused(kind, |v| v["weights"]["tempo"] = json!(5));
-        assert!(matches!(e, WeightsError::NotNumeric(_)), "{e}");
-        assert!(msg.contains("'tempo'"), "{msg}");
+        assert!(matches!(e, WeightsError::NotAPair(_)), "{e}");
+        assert!(
+            msg.contains("'tempo' is not an object {\"mg\": ..., \"eg\": ...}"),
+            "{msg}"
+        );
         let (e, msg) = refused(kind, |v| v["weights"]["tempo"]["eg"] = json!(1e12));
         assert!(matches!(e, WeightsError::OutOfRange(_)), "{e}");
         assert!(msg.contains("'tempo.eg'"), "{msg}");
         // Fractions are rounded to whole centi-men.
         let w = edited(kind, |v| v["weights"]["tempo"]["eg"] = json!(2.6)).unwrap();
         assert_eq!(w.weight("tempo").map(|t| t.1), Some(3));
+    }
+}
+
+/// A key given twice is refused, at the top and in the weights, whichever
+/// value would have counted.
+#[test]
+fn refuses_a_key_given_twice() {
+    for kind in KINDS {
+        let text = Weights::default_for(kind).to_json();
+        assert!(Weights::from_json(kind, &text).is_ok());
+        for (from, to, key) in [
+            (
+                "\"weights\": {",
+                "\"weights\": { \"tempo\": { \"mg\": 1, \"eg\": 1 },",
+                "tempo",
+            ),
+            ("{", "{ \"format\": 1,", "format"),
+            ("\"mg\":", "\"eg\": 0, \"mg\":", "eg"),
+        ] {
+            let twice = text.replacen(from, to, 1);
+            assert_ne!(twice, text);
+            let e = Weights::from_json(kind, &twice).unwrap_err();
+            assert!(matches!(e, WeightsError::DuplicateKey(_)), "{e}");
+            assert_eq!(
+                e.to_string(),
+                format!("weights file: key '{key}' is given twice")
+            );
+        }
     }
 }
 
@@ -182,6 +213,13 @@ fn refuses_other_game_version_and_shape() {
         assert!(msg.contains("version 2"), "{msg}");
         let (e, _) = refused(kind, |v| v["format"] = json!("1"));
         assert!(matches!(e, WeightsError::Version { .. }), "{e}");
+        // A whole number written with a fraction is that number.
+        assert!(edited(kind, |v| v["format"] = json!(1.0)).is_ok());
+        let (e, _) = refused(kind, |v| v["format"] = json!(1.5));
+        assert!(matches!(e, WeightsError::Version { .. }), "{e}");
+        // What the file gave is cut, not echoed whole.
+        let (_, msg) = refused(kind, |v| v["format"] = json!("x".repeat(10_000)));
+        assert!(msg.len() < 200 && msg.contains("xxx..."), "{msg}");
         for key in ["game", "format", "weights"] {
             let (e, msg) = refused(kind, |v| {
                 v.as_object_mut().unwrap().remove(key);
