@@ -111,8 +111,9 @@ fn signature<G: EvalSource>(
     } else {
         ""
     };
+    let plural = if ran == 1 { "" } else { "s" };
     outln!(
-        "search time {:.0} ms, {ran} threads; {}, depth {depth}, hash {} MiB, {}{varies}",
+        "search time {:.0} ms, {ran} thread{plural}; {}, depth {depth}, hash {} MiB, {}{varies}",
         ms,
         a.game.name(),
         a.hash,

@@ -194,8 +194,10 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
         loaded.train.len() + loaded.validation.len(),
         loaded.train.stride()
     );
-    warn_if_few(&loaded, &freeze);
-    note_unexercised::<G>(&loaded);
+    // One pass over the data for both checks.
+    let exercised = loaded.train.exercised();
+    warn_if_few(&loaded, &exercised, &freeze);
+    note_unexercised::<G>(&loaded, &exercised);
     let outcome = if patterns {
         tuner::tune_patterns(&mut loaded, &init, &cfg)?
     } else {
@@ -305,11 +307,9 @@ fn initial<G: Patterns>(path: Option<&Path>, patterns: bool) -> Result<PatternWe
 const GAMES_PER_WEIGHT: usize = 10;
 
 /// Warns when the training games are few for the weights the data would move.
-fn warn_if_few(loaded: &tuner::Loaded, freeze: &[usize]) {
+fn warn_if_few(loaded: &tuner::Loaded, exercised: &[bool], freeze: &[usize]) {
     let n = loaded.train.feature_count();
-    let free = loaded
-        .train
-        .exercised()
+    let free = exercised
         .iter()
         .enumerate()
         .filter(|&(j, &used)| used && !(j < 2 * n && freeze.contains(&(j % n))))
@@ -349,9 +349,8 @@ fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
 /// weights keep their initial values. Some features fire only where a
 /// capture is pending (`engine::eval::bushka::CAPTURE_PENDING_ONLY`), and the
 /// tuner fits quiet positions only.
-fn note_unexercised<G: Features>(loaded: &tuner::Loaded) {
+fn note_unexercised<G: Features>(loaded: &tuner::Loaded, used: &[bool]) {
     let n = loaded.train.feature_count();
-    let used = loaded.train.exercised();
     let idle: Vec<&str> = (0..n.min(G::NAMES.len()))
         .filter(|&j| !used[j] && !used[n + j])
         .map(|j| G::NAMES[j])

@@ -54,8 +54,10 @@ pub const TEMPO: usize = 13;
 /// position the search scores (no capture pending) only the side to move can
 /// have such columns: an exposed column of the other side would be a capture
 /// for the side to move. So the feature reads "columns of the side to move
-/// that the opponent threatens". The tuned default weights make it a bonus
-/// (`data/weights/bashnya.json`: 194 mg, 139 eg). The tests check that in the
+/// that the opponent threatens". The tuned weights make it a bonus: 194 mg,
+/// 139 eg in the feature set (`data/weights/bashnya.json`, `--eval
+/// features`), 151 and 70 in the default pattern set's features
+/// (`data/weights/bashnya.patterns`). The tests check that in the
 /// quiet positions of played games only the side to move has it
 /// (`engine/tests/engine/eval_features.rs`).
 pub const EXPOSED: usize = 14;

@@ -82,7 +82,8 @@ pub enum WeightsError {
     #[error("weights file: weight '{0}' is not an object {{\"mg\": ..., \"eg\": ...}}")]
     NotAPair(String),
     /// A key given twice in one object (JSON readers differ on which one
-    /// counts, so neither is taken).
+    /// counts, so neither is taken), named by its path of keys
+    /// (`weights.tempo.mg`), cut to 60 characters.
     #[error("weights file: key '{}' is given twice", crate::files::escape_controls(.0))]
     DuplicateKey(String),
     /// A weight beyond [`MAX_WEIGHT`] in magnitude.
@@ -303,7 +304,7 @@ impl Weights {
     pub fn from_json(kind: GameKind, text: &str) -> Result<Weights, WeightsError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if let Some(key) = duplicate_key(text) {
-            return Err(WeightsError::DuplicateKey(key));
+            return Err(WeightsError::DuplicateKey(cut(&key, 60)));
         }
         let value: Value =
             serde_json::from_str(text).map_err(|e| WeightsError::Json(e.to_string()))?;
@@ -403,7 +404,6 @@ impl Weights {
     }
 }
 
-/// One half (`mg` or `eg`) of a weight entry, as an integer.
 /// `text` cut to `max` characters, with `...` when something was cut.
 fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
@@ -412,8 +412,9 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// The first key that some object of the JSON `text` gives twice (`None` for
-/// text that is not JSON: the reader after this says what is wrong with it).
+/// The first key that some object of the JSON `text` gives twice, as its
+/// path of keys (`weights.tempo`); `None` for text that is not JSON (the
+/// reader after this says what is wrong with it).
 fn duplicate_key(text: &str) -> Option<String> {
     use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
     /// Any JSON value, walked for the first key an object repeats.
@@ -458,9 +459,10 @@ fn duplicate_key(text: &str) -> Option<String> {
             let (mut found, mut seen) = (None, std::collections::HashSet::new());
             while let Some(key) = map.next_key::<String>()? {
                 let Walk(inner) = map.next_value::<Walk>()?;
-                if !seen.contains(&key) {
-                    seen.insert(key);
-                    found = found.or(inner);
+                // The path of a duplicate below this key: `key.inner`.
+                let below = inner.map(|inner| format!("{key}.{inner}"));
+                if seen.insert(key.clone()) {
+                    found = found.or(below);
                 } else {
                     found = found.or(Some(key));
                 }
@@ -471,6 +473,7 @@ fn duplicate_key(text: &str) -> Option<String> {
     serde_json::from_str::<Walk>(text).ok().and_then(|w| w.0)
 }
 
+/// One half (`mg` or `eg`) of a weight entry, as an integer.
 fn read_number(v: Option<&Value>, name: &str, half: &str) -> Result<i32, WeightsError> {
     let key = || format!("{name}.{half}");
     let v = v.ok_or_else(|| WeightsError::MissingWeight(key()))?;

@@ -135,7 +135,8 @@ fn start_depth_nine() {
     assert_eq!(perft_parallel(&Position::start(), 9), 4_533_812);
 }
 
-/// The depth the README's speed table times (our own figure, as depth 9).
+/// The depth the README's speed table times (our own figure; depth 9 above
+/// is the rules text's, docs/rules.md).
 #[test]
 #[ignore = "under a second in release, minutes in the test profile: cargo test --release -p bushka-engine --test engine -- --ignored start_depth_eleven"]
 fn start_depth_eleven() {

@@ -181,14 +181,15 @@ fn refuses_a_key_given_twice() {
     for kind in KINDS {
         let text = Weights::default_for(kind).to_json();
         assert!(Weights::from_json(kind, &text).is_ok());
+        let first_eg = format!("weights.{}.eg", names_of(kind)[0]);
         for (from, to, key) in [
             (
                 "\"weights\": {",
                 "\"weights\": { \"tempo\": { \"mg\": 1, \"eg\": 1 },",
-                "tempo",
+                "weights.tempo",
             ),
             ("{", "{ \"format\": 1,", "format"),
-            ("\"mg\":", "\"eg\": 0, \"mg\":", "eg"),
+            ("\"mg\":", "\"eg\": 0, \"mg\":", first_eg.as_str()),
         ] {
             let twice = text.replacen(from, to, 1);
             assert_ne!(twice, text);
@@ -199,6 +200,11 @@ fn refuses_a_key_given_twice() {
                 format!("weights file: key '{key}' is given twice")
             );
         }
+        // A long key is named cut.
+        let long = "k".repeat(10_000);
+        let twice = text.replacen('{', &format!("{{ \"{long}\": 1, \"{long}\": 2,"), 1);
+        let msg = Weights::from_json(kind, &twice).unwrap_err().to_string();
+        assert!(msg.len() < 120 && msg.contains("kkk..."), "{msg}");
     }
 }
 
