@@ -37,6 +37,15 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
+/// `text` cut to `max` characters, with `...` when something was cut: how a
+/// long piece of input is quoted in a one-line message.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
 /// Replaces `path` with what `write` puts into the writer it is given.
 pub fn write_atomic_with(
     path: &Path,
@@ -196,6 +205,14 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_counts_characters_and_marks_what_it_cut() {
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("abcd", 3), "abc...");
+        assert_eq!(cut("ééé", 2), "éé...");
+        assert_eq!(cut("", 0), "");
+    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

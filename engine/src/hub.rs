@@ -670,15 +670,6 @@ fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
 /// Lines the reader refused, the first of them as shown.
 struct Dropped(String);
 
-/// The line as an error shows it: at most 40 characters.
-fn shown(line: &str) -> String {
-    let mut shown: String = line.chars().take(40).collect();
-    if shown.len() < line.len() {
-        shown.push_str("...");
-    }
-    shown
-}
-
 /// Runs the protocol until `quit` or the end of the input. At the end of
 /// the input the commands still waiting are handled in turn, a search
 /// without a limit is stopped and one with a limit finishes and prints its
@@ -708,7 +699,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                         } else if reader_dropped.fetch_add(1, Relaxed) == 0 {
                             // One report in the channel at a time: it tells
                             // how many were dropped when it is read.
-                            Err(Dropped(shown(&line)))
+                            Err(Dropped(crate::files::cut(&line, 40)))
                         } else {
                             continue;
                         }

@@ -334,6 +334,26 @@ fn closed_stdout_is_not_a_panic() {
     }
 }
 
+/// Training data of `games` self-play games at depth 2 into `data`.
+fn self_play_data(game: &str, games: u32, data: &std::path::Path) {
+    let games = games.to_string();
+    let o = bushka(&[
+        "selfplay",
+        "--game",
+        game,
+        "--engine",
+        "name=a,depth=2",
+        "--engine",
+        "name=b,depth=2",
+        "--games",
+        &games,
+        "--data",
+        data.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Bushka's four features that fire only with a capture pending occur in no
 /// quiet training position: `tune` names them as keeping their weights.
 #[test]
@@ -341,19 +361,7 @@ fn tune_names_the_features_its_data_never_has() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("train.data");
     let out = dir.path().join("tuned.json");
-    let o = bushka(&[
-        "selfplay",
-        "--engine",
-        "name=a,depth=2",
-        "--engine",
-        "name=b,depth=2",
-        "--games",
-        "8",
-        "--data",
-        data.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    self_play_data("bushka", 8, &data);
     let o = bushka(&[
         "tune",
         "--data",
@@ -392,21 +400,7 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     std::fs::create_dir_all(&dir).unwrap();
     let data = dir.join("train.data");
     let data_s = data.to_str().unwrap();
-    let o = bushka(&[
-        "selfplay",
-        "--game",
-        "bashnya",
-        "--engine",
-        "name=a,depth=2",
-        "--engine",
-        "name=b,depth=2",
-        "--games",
-        "16",
-        "--data",
-        data_s,
-        "--quiet",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    self_play_data("bashnya", 16, &data);
     // "data: L lines, 0 bad (skipped), N with a capture pending (...), ..."
     let pending = |text: &str| -> (u64, String) {
         let line = text

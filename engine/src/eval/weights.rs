@@ -304,7 +304,7 @@ impl Weights {
     pub fn from_json(kind: GameKind, text: &str) -> Result<Weights, WeightsError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if let Some(key) = duplicate_key(text) {
-            return Err(WeightsError::DuplicateKey(cut(&key, 60)));
+            return Err(WeightsError::DuplicateKey(crate::files::cut(&key, 60)));
         }
         let value: Value =
             serde_json::from_str(text).map_err(|e| WeightsError::Json(e.to_string()))?;
@@ -325,7 +325,7 @@ impl Weights {
         // A whole number written with a fraction (`1.0`) is that number.
         if format.as_f64() != Some(FORMAT_VERSION as f64) {
             return Err(WeightsError::Version {
-                found: cut(&format.to_string(), 40),
+                found: crate::files::cut(&format.to_string(), 40),
                 expected: FORMAT_VERSION,
             });
         }
@@ -401,14 +401,6 @@ impl Weights {
                 error,
             }
         })
-    }
-}
-
-/// `text` cut to `max` characters, with `...` when something was cut.
-fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}...", &text[..i]),
-        None => text.to_string(),
     }
 }
 
