@@ -48,22 +48,24 @@ impl<'a> DataLine<'a> {
         if game.trim().is_empty() {
             return Err("empty game id".into());
         }
+        // A field quoted back is escaped and cut: it may be anything.
+        let quote = |t: &str| crate::files::cut(&crate::files::escape_controls(t), 40);
         let ply = ply
             .trim()
             .parse::<u32>()
-            .map_err(|_| format!("ply '{ply}' is not a whole number"))?;
+            .map_err(|_| format!("ply '{}' is not a whole number", quote(ply)))?;
         let score = match score.trim() {
             "-" => None,
             s => Some(
                 s.parse::<i32>()
-                    .map_err(|_| format!("score '{score}' is not an integer or '-'"))?,
+                    .map_err(|_| format!("score '{}' is not an integer or '-'", quote(score)))?,
             ),
         };
         let result = match result.trim() {
             "1" | "1.0" => 1.0,
             "0.5" | "1/2" => 0.5,
             "0" | "0.0" => 0.0,
-            r => return Err(format!("result '{r}' is not 1, 0.5 or 0")),
+            r => return Err(format!("result '{}' is not 1, 0.5 or 0", quote(r))),
         };
         Ok(DataLine {
             game,

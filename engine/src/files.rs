@@ -177,6 +177,25 @@ pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
     name.into()
 }
 
+/// Opens (creating) and locks `path` so that no second process writes the
+/// same results at once (one run or shard started twice, say); the lock
+/// lasts as long as the returned file.
+pub fn lock_exclusive(path: &Path) -> Result<File, String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "{} is being written by another process (the same run started twice?)",
+            path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
+    }
+}
+
 /// Opens `path` (made if missing) to append lines after its last whole
 /// one. A last line without its line break is kept and ended when
 /// `is_whole` accepts it (a file edited by hand), else cut off (a write cut

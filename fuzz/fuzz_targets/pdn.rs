@@ -13,7 +13,13 @@ use selfplay::pdn::{replay, GameRecord, PdnReader};
 const MAX_RECORDS: usize = 64;
 
 fn check_replay<G: Game>(rec: &GameRecord) {
-    let Ok(r) = replay::<G>(rec) else { return };
+    let r = match replay::<G>(rec) {
+        Ok(r) => r,
+        Err(e) => {
+            fuzz_support::assert_one_line(&e.to_string());
+            return;
+        }
+    };
     assert_eq!(r.moves.len(), rec.moves.len());
     // The replayed moves, written in our notation, replay to the same end.
     let mut p = r.start;

@@ -28,7 +28,9 @@ fuzz_target!(|data: &[u8]| {
     for (task, _) in parse_squeue(text) {
         assert!(task.to_string().len() <= text.len());
     }
-    let _ = parse_sbatch(text);
+    if let Err(e) = parse_sbatch(text) {
+        fuzz_support::assert_one_line(&e.to_string());
+    }
     if let Ok(run) = serde_json::from_str::<RunInfo>(text) {
         let again = serde_json::to_string(&run).expect("writes");
         let back: RunInfo = serde_json::from_str(&again).expect("reads back");

@@ -2,13 +2,16 @@
 //! re-read by `selfplay merge` from what a run wrote), time controls,
 //! endgame-table materials, `--anchor NAME=ELO`, and opening books (position
 //! lines, or the games of a PDN text). Each is refused with a one-line error
-//! or read so that what it writes back reads back the same.
+//! or read so that what it writes back reads back the same. Each line is
+//! also read as an external engine's: the words of a `cmd=` text, the values
+//! and the score of a `done` or `info` line.
 #![no_main]
 
 use engine::bushka::tb::Material;
 use engine::{bashnya, bushka, Game};
 use libfuzzer_sys::fuzz_target;
 use selfplay::clock::TimeControl;
+use selfplay::external::{parse_score, split_command, value_of};
 use selfplay::openings::{book_from_pdn, parse_book};
 use selfplay::ratings::parse_anchor;
 use selfplay::spec::EngineSpec;
@@ -46,6 +49,15 @@ fuzz_target!(|data: &[u8]| {
     };
     let names = ["a".to_string(), "b".to_string()];
     for line in text.lines().take(64) {
+        // An external engine's lines as the harness reads them: the words of
+        // a `cmd=` text, the values of `done`/`info` lines and their score.
+        let words = split_command(line);
+        assert!(words.iter().all(|w| !w.is_empty()));
+        for key in ["move", "depth", "score"] {
+            if let Some(v) = value_of(line, key) {
+                let _ = parse_score(&v);
+            }
+        }
         match EngineSpec::parse(line) {
             Ok(s) => {
                 let again = s.to_string();

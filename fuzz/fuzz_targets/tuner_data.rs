@@ -14,8 +14,12 @@ use tuner::Loader;
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         for line in text.lines().take(256) {
-            let Ok(d) = DataLine::parse(line) else {
-                continue;
+            let d = match DataLine::parse(line) {
+                Ok(d) => d,
+                Err(e) => {
+                    fuzz_support::assert_one_line(&e);
+                    continue;
+                }
             };
             assert!(d.result == 0.0 || d.result == 0.5 || d.result == 1.0);
             let again = d.to_string();
@@ -25,7 +29,12 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut a = Loader::<bushka::Position>::new();
     a.add_reader("fuzz", data).expect("reading a slice");
-    let _ = a.finish(0.25).map(|l| l.report.lines);
+    // Every skipped line is reported in one line (the tuner prints them).
+    if let Ok(l) = a.finish(0.25) {
+        for b in &l.report.bad_examples {
+            fuzz_support::assert_one_line(&b.to_string());
+        }
+    }
     let mut b = Loader::<bashnya::Position>::new();
     b.add_reader("fuzz", data).expect("reading a slice");
     let _ = b.finish(0.0);

@@ -194,8 +194,9 @@ pub fn split_command(cmd: &str) -> Vec<String> {
     words
 }
 
-/// The value of `key=` in a protocol line (quoted or bare).
-fn value_of(line: &str, key: &str) -> Option<String> {
+/// The value of `key=` in a protocol line of another program (quoted or
+/// bare).
+pub fn value_of(line: &str, key: &str) -> Option<String> {
     engine::hub::tokenize(line)
         .ok()?
         .1
@@ -207,7 +208,7 @@ fn value_of(line: &str, key: &str) -> Option<String> {
 /// A score from another program: `winN`/`lossN` up to the longest distance
 /// a score holds ([`MAX_WIN_DISTANCE`]; else not read), centi-men held below
 /// the win scores.
-fn parse_score(s: &str) -> Option<Score> {
+pub fn parse_score(s: &str) -> Option<Score> {
     let plies = |n: &str| {
         n.parse::<u32>()
             .ok()

@@ -518,9 +518,6 @@ pub fn merge<G: Game>(
         Ok(())
     })
     .map_err(|e| format!("merging into {}: {e}", out.pdn.display()))?;
-    if let Some(data) = &out.data {
-        merge_data::<G>(&plan, set, data)?;
-    }
     let absolute = |p: &Path| {
         std::path::absolute(p)
             .unwrap_or_else(|_| p.to_path_buf())
@@ -537,9 +534,15 @@ pub fn merge<G: Game>(
         options: first.run.options.clone(),
     };
     let summary = plan.summary(&results, decided, run);
+    // The summary before the data: it names the data file, so a merge
+    // stopped between the two writes is this run's to run again (its check
+    // takes a data file a merged summary of the run names).
     if let Some(json) = &out.json {
         let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
         crate::output::write_atomic(json, &text)?;
+    }
+    if let Some(data) = &out.data {
+        merge_data::<G>(&plan, set, data)?;
     }
     Ok(summary)
 }

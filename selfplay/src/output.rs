@@ -35,6 +35,13 @@ impl AppendFile {
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
+
+    /// Flushes what was appended to the disk itself.
+    pub fn sync(&mut self) -> Result<(), String> {
+        self.file
+            .sync_data()
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
 }
 
 /// True when a file exists and has content.
@@ -211,14 +218,33 @@ pub fn recover_data(
     max_dropped: usize,
     mut on_kept: impl FnMut(&str),
 ) -> Result<usize, String> {
+    // Every game's data begins with its start (ply 0, written even with
+    // --dedup): a finished game without it was not written to this file.
+    let missing = |ids: &mut dyn Iterator<Item = &u64>| {
+        let mut ids: Vec<u64> = ids.copied().collect();
+        ids.sort_unstable();
+        ids.first().map(|first| {
+            format!(
+                "{} holds no positions of {} finished game(s) (round {} first): it is not the run's data file, or --data was added on resume; resume with the run's data file, or without --data",
+                path.display(),
+                ids.len(),
+                first + 1
+            )
+        })
+    };
     if !path.exists() {
-        return Ok(0);
+        return match missing(&mut finished.iter()) {
+            Some(e) => Err(e),
+            None => Ok(0),
+        };
     }
     let input = BufReader::new(
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );
     let mut kept = 0;
     let mut dropped: HashSet<u64> = HashSet::new();
+    let mut started: HashSet<u64> = HashSet::new();
+    let mut unstarted: Vec<u64> = Vec::new();
     let written = engine::files::write_atomic_with(path, |out| {
         let mut blocks: HashSet<u64> = HashSet::new();
         let mut plies: HashSet<u32> = HashSet::new();
@@ -264,7 +290,15 @@ pub fn recover_data(
                 writeln!(out, "{line}")?;
                 on_kept(data.position);
                 kept += 1;
+                if data.ply == 0 {
+                    started.insert(id);
+                }
             }
+        }
+        // Nothing is rewritten when the file is not the run's.
+        unstarted.extend(finished.iter().filter(|id| !started.contains(id)));
+        if !unstarted.is_empty() {
+            return Err(std::io::Error::other("finished games without data"));
         }
         Ok(())
     });
@@ -273,6 +307,9 @@ pub fn recover_data(
             "{} holds positions of more than {max_dropped} game(s) not finished in the game records: are they the same run's? The data file was not changed",
             path.display()
         ));
+    }
+    if let Some(e) = missing(&mut unstarted.iter()) {
+        return Err(e);
     }
     written.map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
     Ok(kept)
@@ -352,6 +389,32 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert_eq!(recover_data(&path, &finished, 2, |_| {}), Ok(1));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\tA\t0\t5\t1\n");
+    }
+
+    /// A data file without a finished game's positions (added on resume,
+    /// or another run's) is refused and left as it was; a missing one too,
+    /// once games are finished.
+    #[test]
+    fn data_without_a_finished_game_is_refused_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.data");
+        let finished: HashSet<u64> = [0, 3].into_iter().collect();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        assert!(
+            err.contains("no positions of 2 finished game(s) (round 1 first)"),
+            "{err}"
+        );
+        assert!(!path.exists());
+        assert_eq!(recover_data(&path, &HashSet::new(), 1, |_| {}), Ok(0));
+        let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n";
+        std::fs::write(&path, text).unwrap();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        assert!(
+            err.contains("no positions of 1 finished game(s) (round 4 first)"),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 
     #[test]

@@ -36,12 +36,18 @@ pub enum Forfeit {
     IllegalMove(String),
 }
 
+/// The most characters of another program's text a forfeit quotes: the
+/// reason becomes the record's `Termination` tag, which must stay one
+/// readable line well within the PDN readers' line limit.
+pub const MAX_QUOTED: usize = 200;
+
 impl std::fmt::Display for Forfeit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let quote = |t: &str| engine::files::cut(&engine::files::escape_controls(t), MAX_QUOTED);
         match self {
-            Forfeit::Crash(why) => write!(f, "engine failure: {why}"),
+            Forfeit::Crash(why) => write!(f, "engine failure: {}", quote(why)),
             Forfeit::Timeout => write!(f, "time forfeit"),
-            Forfeit::IllegalMove(m) => write!(f, "illegal move {m}"),
+            Forfeit::IllegalMove(m) => write!(f, "illegal move {}", quote(m)),
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::game::{Adjudication, MAX_WIN_MOVES};
 use crate::spec::EngineSpec;
 use crate::stats::Sprt;
 use crate::tournament::{Config, MAX_GAMES};
+use engine::eval::Patterns;
 use engine::zobrist::{fnv1a, FNV1A_START};
 use engine::GameKind;
 use std::fmt;
@@ -132,13 +133,24 @@ pub struct RunOptions {
     /// The anchor of the joint ratings (`NAME=ELO`).
     #[serde(default)]
     pub anchor: Option<String>,
+    /// What each engine evaluates with ([`EngineSpec::eval_id`]): the
+    /// engine descriptions name a weights file, not what it holds, nor the
+    /// weights built into the program.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evaluations: Vec<String>,
 }
 
 impl RunOptions {
-    /// The options of a tournament of `kind`.
-    pub fn of(cfg: &Config, kind: GameKind) -> Self {
-        RunOptions {
-            game: kind.name().to_string(),
+    /// The options of a tournament of game `G`; an engine's weights file
+    /// that cannot be read is an error.
+    pub fn of<G: Patterns>(cfg: &Config) -> Result<Self, String> {
+        let evaluations = cfg
+            .engines
+            .iter()
+            .map(EngineSpec::eval_id::<G>)
+            .collect::<Result<_, _>>()?;
+        Ok(RunOptions {
+            game: G::KIND.name().to_string(),
             engines: cfg.engines.iter().map(ToString::to_string).collect(),
             gauntlet: cfg.gauntlet,
             games: cfg.games,
@@ -156,7 +168,8 @@ impl RunOptions {
             time_margin_ms: u64::try_from(cfg.time_margin.as_millis()).unwrap_or(u64::MAX),
             annotate: cfg.annotate,
             anchor: cfg.anchor.clone(),
-        }
+            evaluations,
+        })
     }
 
     /// The game these options play.
@@ -180,6 +193,7 @@ impl RunOptions {
                 self.games
             ));
         }
+        crate::tournament::check_run_size(self.engines.len(), self.gauntlet, self.games)?;
         if !(1..=MAX_WIN_MOVES).contains(&self.win_moves) {
             return Err(format!(
                 "win adjudication after {} moves: expected 1 to {MAX_WIN_MOVES}",
@@ -255,9 +269,9 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    /// The run of a tournament of `kind`, from its configuration.
-    pub fn of(cfg: &Config, kind: GameKind) -> Self {
-        let options = RunOptions::of(cfg, kind);
+    /// The run of a tournament of game `G`, from its configuration.
+    pub fn of<G: Patterns>(cfg: &Config) -> Result<Self, String> {
+        let options = RunOptions::of::<G>(cfg)?;
         let absolute = |p: &Option<std::path::PathBuf>| {
             p.as_ref().map(|p| {
                 std::path::absolute(p)
@@ -266,7 +280,7 @@ impl RunInfo {
                     .to_string()
             })
         };
-        RunInfo {
+        Ok(RunInfo {
             id: options.id(),
             command: cfg.command.clone(),
             shard: cfg.shard,
@@ -274,7 +288,7 @@ impl RunInfo {
             pdn: absolute(&cfg.pdn),
             data: absolute(&cfg.data),
             options,
-        }
+        })
     }
 }
 

@@ -117,6 +117,23 @@ fn number<T: std::str::FromStr + PartialOrd>(
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
 impl EngineSpec {
+    /// What the engine evaluates with, as a short text that changes when
+    /// the evaluation does ([`engine::eval::eval_id`]): for `kind=search`
+    /// its weights (the embedded ones, or a hash of the file's bytes);
+    /// `material`, `random`; `external` (another program: its command is in
+    /// the description, its contents are not known).
+    pub fn eval_id<G: engine::eval::Patterns>(&self) -> Result<String, String> {
+        match &self.kind {
+            Kind::Search => {
+                engine::eval::eval_id::<G>(self.weights.as_deref(), self.eval.unwrap_or_default())
+                    .map_err(|e| format!("engine {}: {e}", self.name))
+            }
+            Kind::Material => Ok("material".into()),
+            Kind::Random => Ok("random".into()),
+            Kind::External(_) => Ok("external".into()),
+        }
+    }
+
     /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=auto|features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
@@ -135,6 +152,15 @@ impl EngineSpec {
         let mut kind = None;
         for (k, v) in split_items(text)? {
             match k.as_str() {
+                // Records keep names on one line, so a name with a control
+                // character could not be matched again on a resume.
+                "name" if v.chars().any(char::is_control) => {
+                    return Err(SpecError::BadValue(
+                        k,
+                        v,
+                        "a name has no control characters",
+                    ))
+                }
                 "name" if !v.is_empty() => spec.name = v,
                 "name" => return Err(SpecError::BadValue(k, v, "empty name")),
                 "kind" => kind = Some(v),
@@ -313,6 +339,8 @@ mod tests {
             "name=a,sp\reed=3",
             "name=a,depth=\n",
             "name=a,x\u{2028}",
+            "name=a\rb",
+            "name=\u{1b}[31m",
         ] {
             let e = EngineSpec::parse(bad).unwrap_err().to_string();
             assert!(!e.contains(['\n', '\r', '\u{2028}']), "{bad:?}: {e:?}");

@@ -631,6 +631,30 @@ pub const RUN_ID_TAG: &str = "RunId";
 /// The most games a pairing may ask for (`--games`).
 pub const MAX_GAMES: usize = 10_000_000;
 
+/// The most games a run may schedule, all pairings together (the schedule
+/// is held in memory: a few tens of bytes a game).
+pub const MAX_RUN_GAMES: usize = 10_000_000;
+
+/// Refuses a run whose pairings and games per pairing make more than
+/// [`MAX_RUN_GAMES`] games, before its schedule is made.
+pub fn check_run_size(engines: usize, gauntlet: bool, games: usize) -> Result<(), String> {
+    let pairings = if engines <= 2 {
+        1
+    } else if gauntlet {
+        engines - 1
+    } else {
+        engines.saturating_mul(engines - 1) / 2
+    };
+    let total = pairings.saturating_mul(games.div_ceil(2).saturating_mul(2));
+    if total > MAX_RUN_GAMES {
+        return Err(format!(
+            "{engines} engines{} at {games} games a pairing make {total} games: at most {MAX_RUN_GAMES} a run",
+            if gauntlet { " in a gauntlet" } else { "" }
+        ));
+    }
+    Ok(())
+}
+
 /// What a decided SPRT said, and after how many games.
 pub type Decision = (SprtStatus, f64, u64);
 
@@ -642,6 +666,7 @@ where
     if cfg.engines.len() < 2 {
         return Err("a tournament needs at least two engines".into());
     }
+    check_run_size(cfg.engines.len(), cfg.gauntlet, cfg.games)?;
     EngineSpec::check_names(&cfg.engines).map_err(|e| e.to_string())?;
     if let Some(a) = &cfg.anchor {
         let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
@@ -658,11 +683,11 @@ where
         ("--json", cfg.json.as_deref()),
     ])?;
     refuse_to_overwrite(cfg)?;
-    let run = RunInfo::of(cfg, G::KIND);
+    let run = RunInfo::of::<G>(cfg)?;
     let all = schedule(cfg);
     let slots = part(&all, cfg.shard)?;
     let mut tally = Tally::new(cfg, &all);
-    let mut outputs = Outputs::open(cfg, &run.id)?;
+    let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
         resume::<G>(cfg, slots, &mut tally, &mut outputs)?
     } else {
@@ -688,7 +713,7 @@ where
     );
     bar.finish_and_clear();
     let decided = decided_before.or(played?);
-    finish(cfg, &tally, decided, run)
+    finish(cfg, &tally, decided, outputs.run.clone())
 }
 
 /// The opening positions, each checked.
@@ -723,21 +748,27 @@ struct Outputs {
     pdn: Option<AppendFile>,
     data: Option<AppendFile>,
     seen: Option<HashSet<u64>>,
-    run_id: String,
+    /// The run the games belong to (its id tags every record; the running
+    /// summary names it).
+    run: RunInfo,
     /// The PDN file, locked against a second process writing the same run.
     _lock: Option<std::fs::File>,
 }
 
 impl Outputs {
-    fn open(cfg: &Config, run_id: &str) -> Result<Outputs, String> {
+    fn open(cfg: &Config, run: RunInfo) -> Result<Outputs, String> {
         Ok(Outputs {
             pdn: None,
             data: None,
             // A shard writes every position: the merge de-duplicates across
             // all shards in schedule order, as one run playing a game at a time.
             seen: (cfg.dedup && cfg.shard.is_none()).then(HashSet::new),
-            run_id: run_id.to_string(),
-            _lock: cfg.pdn.as_deref().map(lock_exclusive).transpose()?,
+            run,
+            _lock: cfg
+                .pdn
+                .as_deref()
+                .map(engine::files::lock_exclusive)
+                .transpose()?,
         })
     }
 
@@ -753,9 +784,12 @@ impl Outputs {
     fn write<G: Game>(&mut self, cfg: &Config, slot: &Slot, f: &Finished<G>) -> Result<(), String> {
         if let Some(d) = self.data.as_mut() {
             d.append(&data_lines(slot, f, self.seen.as_mut()))?;
+            // On the disk before the record that makes the game finished:
+            // after a crash of the machine, a finished game has its data.
+            d.sync()?;
         }
         if let Some(p) = self.pdn.as_mut() {
-            p.append(&pdn_record(cfg, &self.run_id, slot, f).to_pdn())?;
+            p.append(&pdn_record(cfg, &self.run.id, slot, f).to_pdn())?;
         }
         Ok(())
     }
@@ -786,12 +820,12 @@ fn resume<G: Game>(
                 rec.round
             )
         })?;
-        if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| **id != outputs.run_id) {
+        if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| **id != outputs.run.id) {
             return Err(format!(
-                "{}: game {} belongs to run {id}, not to this run ({}): resume with the same options",
+                "{}: game {} belongs to run {id}, not to this run ({}): resume with the same options and the same evaluation weights",
                 pdn.display(),
                 rec.round,
-                outputs.run_id
+                outputs.run.id
             ));
         }
         if rec.white != cfg.engines[slot.white].name || rec.black != cfg.engines[slot.black].name {
@@ -923,7 +957,7 @@ where
                 }
             };
             tally.add(&slot, outcome);
-            if let Err(e) = running_summary::<G>(cfg, tally, &mut summary_written) {
+            if let Err(e) = running_summary(cfg, tally, &outputs.run, &mut summary_written) {
                 error.get_or_insert(e);
                 stop.store(true, Relaxed);
             }
@@ -952,9 +986,10 @@ const SUMMARY_EVERY: Duration = Duration::from_secs(1);
 /// games are played; `finish` writes the final one. A shard writes only its
 /// final summary: its summary's existence is what tells a merge and the
 /// cluster driver that the shard is complete.
-fn running_summary<G: Game>(
+fn running_summary(
     cfg: &Config,
     tally: &Tally,
+    run: &RunInfo,
     last: &mut Option<Instant>,
 ) -> Result<(), String> {
     let Some(path) = &cfg.json else {
@@ -967,7 +1002,7 @@ fn running_summary<G: Game>(
         return Ok(());
     }
     *last = Some(Instant::now());
-    let summary = tally.summary(RunInfo::of(cfg, G::KIND));
+    let summary = tally.summary(run.clone());
     let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
     write_atomic(path, &text)
 }
@@ -999,24 +1034,6 @@ pub(crate) fn mark_decision(summary: &mut Summary, decided: Option<Decision>) {
             "H0 accepted"
         };
         sp.status = format!("{verdict} at {games} games (LLR {llr:.3})");
-    }
-}
-
-/// Opens (creating) and locks `path` so that no second process appends to
-/// the same run at once (two copies of one shard, say).
-fn lock_exclusive(path: &std::path::Path) -> Result<std::fs::File, String> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
-            "{} is being written by another process (the same run or shard started twice?)",
-            path.display()
-        )),
-        Err(std::fs::TryLockError::Error(e)) => Err(format!("cannot lock {}: {e}", path.display())),
     }
 }
 

@@ -108,7 +108,8 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
         bail!("--poll must be between 0 and 3600 seconds");
     }
     let cfg = config(&a.selfplay)?;
-    let mut run_info = RunInfo::of(&cfg, a.selfplay.game);
+    let mut run_info =
+        with_game!(a.selfplay.game, G => RunInfo::of::<G>(&cfg)).map_err(|e| anyhow!(e))?;
     run_info.command = std::env::args().collect();
     let argv: Vec<String> = std::env::args().collect();
     let after = argv

@@ -557,7 +557,11 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
         match r {
             Ok(()) => ok += 1,
             Err(e) => {
-                outln!("game {} (round {}): {e}", i + 1, rec.round);
+                outln!(
+                    "game {} (round {}): {e}",
+                    i + 1,
+                    engine::files::cut(&engine::files::escape_controls(&rec.round), 40)
+                );
                 bad += 1;
             }
         }

@@ -250,10 +250,25 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
             "time forfeit",
             4,
         ),
+        (
+            "long",
+            "printf 'error '; head -c 300000 /dev/zero | tr '\\0' x; echo",
+            "movetime=50",
+            "engine failure: error xxx",
+            4,
+        ),
     ] {
         let started = misbehaving_engine_forfeits(&dir, name, act, limit, reason);
         assert_eq!(started, starts, "{name}: started {started} times");
     }
+    // Another program's long complaint is quoted cut short: the records
+    // stay within the PDN readers' line limit and read back.
+    let long = dir.join("long.pdn");
+    let text = std::fs::read_to_string(&long).unwrap();
+    let longest = text.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 400, "a record line of {longest} bytes");
+    assert!(text.contains("xxx...\""), "{text}");
+    run_ok(&["pdn", "check", long.to_str().unwrap()]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -476,4 +491,81 @@ fn a_decided_run_resumed_plays_no_more_games() {
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run's id covers what each engine evaluates with, not only the name of
+/// its weights file: a resume after the file changed is refused (its games
+/// would be counted with games of another engine), one with the same file
+/// goes on.
+#[test]
+fn a_resume_after_the_weights_changed_is_refused() {
+    let dir = temp_dir("weights-changed");
+    let weights = dir.join("w.json");
+    let original = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/weights/bushka.json"
+    ))
+    .unwrap();
+    std::fs::write(&weights, &original).unwrap();
+    let pdn = dir.join("w.pdn");
+    let args: Vec<String> = [
+        "selfplay",
+        "--engine",
+        &format!("name=w,depth=1,weights={}", weights.display()),
+        "--engine",
+        "name=m,kind=material,depth=1",
+        "--games",
+        "2",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--resume",
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    run_ok(&strs(&args));
+    let out = run_ok(&strs(&args));
+    assert!(out.contains("2 games: 2 resumed, 0 played"), "{out}");
+    // The same file with the king worth one centi-man more.
+    let changed = original.replace(r#""king": { "mg": 589,"#, r#""king": { "mg": 590,"#);
+    assert_ne!(changed, original, "the weights file's king line moved");
+    std::fs::write(&weights, changed).unwrap();
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("belongs to run") && err.contains("the same evaluation weights"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A resume that adds `--data` would write a data file without the games
+/// finished before: refused, naming the file, and nothing is written.
+#[test]
+fn a_resume_that_adds_data_is_refused() {
+    let dir = temp_dir("resume-add-data");
+    let pdn = dir.join("r.pdn");
+    let data = dir.join("r.data");
+    let mut args: Vec<String> = MATCH.iter().map(ToString::to_string).collect();
+    args[6] = "2".into();
+    args.extend(["--pdn".to_string(), pdn.display().to_string()]);
+    run_ok(&strs(&args));
+    args.extend([
+        "--data".to_string(),
+        data.display().to_string(),
+        "--resume".to_string(),
+    ]);
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("holds no positions of 2 finished game(s)"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!data.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -139,16 +139,55 @@ where
 /// resume from files (the atlas, the tactics journal) keep it, so that a
 /// build with other built-in weights does not mix its results into theirs.
 pub fn default_eval_id<G: Patterns>() -> String {
-    use crate::zobrist::{fnv1a, FNV1A_START};
     if G::PATTERNS_BY_DEFAULT {
         // The test `default_eval` makes: these weights compile.
         let w = PatternWeights::default_for(G::KIND);
         if PatternEval::<G>::new(&w).is_some() {
-            return format!("patterns {:016x}", fnv1a(FNV1A_START, &w.to_bytes()));
+            return embedded_patterns_id::<G>();
         }
     }
+    embedded_features_id::<G>()
+}
+
+/// The id of the embedded pattern weights (`patterns` and a hash).
+fn embedded_patterns_id<G: Patterns>() -> String {
+    use crate::zobrist::{fnv1a, FNV1A_START};
+    let w = PatternWeights::default_for(G::KIND);
+    format!("patterns {:016x}", fnv1a(FNV1A_START, &w.to_bytes()))
+}
+
+/// The id of the default feature weights (`features` and a hash).
+fn embedded_features_id<G: Patterns>() -> String {
+    use crate::zobrist::{fnv1a, FNV1A_START};
     let json = Weights::default_for(G::KIND).to_json();
     format!("features {:016x}", fnv1a(FNV1A_START, json.as_bytes()))
+}
+
+/// What [`select_eval`] makes of a `--weights` value (or none) under an
+/// `--eval` choice, as a short text that changes when the evaluation does:
+/// the embedded weights' kind and hash, `material`, or the choice and a
+/// hash of the weights file's bytes (`features file 3c1d...`). Runs that
+/// resume from files keep it, so that games or results of another
+/// evaluation (another build's embedded weights, a weights file changed in
+/// between) are not mixed into theirs.
+pub fn eval_id<G: Patterns>(weights: Option<&str>, kind: EvalKind) -> Result<String, String> {
+    use crate::zobrist::{fnv1a, FNV1A_START};
+    match weights {
+        None | Some("default") => Ok(match kind {
+            EvalKind::Auto => default_eval_id::<G>(),
+            EvalKind::Features => embedded_features_id::<G>(),
+            EvalKind::Patterns => embedded_patterns_id::<G>(),
+        }),
+        Some("material") => Ok("material".into()),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
+            Ok(format!(
+                "{} file {:016x}",
+                kind.name(),
+                fnv1a(FNV1A_START, &bytes)
+            ))
+        }
+    }
 }
 
 /// The default feature weights alone (`data/weights/<game>.json`).

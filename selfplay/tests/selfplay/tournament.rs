@@ -247,3 +247,22 @@ fn the_eval_option_is_read_written_and_checked() {
     let material = EngineSpec::parse("name=m,eval=patterns,weights=material").unwrap();
     assert!(make_player::<bushka::Position>(&material, 1, None).is_err());
 }
+
+/// A run's whole schedule is bounded, not only each pairing's games: many
+/// engines in a round robin at many games are refused before the schedule
+/// is made (a summary read from disk is held to it too).
+#[test]
+fn a_run_of_too_many_games_is_refused_before_its_schedule() {
+    use selfplay::tournament::{check_run_size, MAX_RUN_GAMES};
+    assert_eq!(check_run_size(2, false, MAX_RUN_GAMES), Ok(()));
+    let err = check_run_size(3, false, MAX_RUN_GAMES).unwrap_err();
+    assert!(err.contains("3 engines at"), "{err}");
+    assert!(check_run_size(1000, true, 20_000).is_err());
+    assert_eq!(check_run_size(1000, true, 10_000), Ok(()));
+    assert!(check_run_size(usize::MAX, false, usize::MAX).is_err());
+    let names: Vec<String> = (0..200).map(|i| format!("name=e{i},kind=random")).collect();
+    let specs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let cfg = config(&specs, 1_000, vec![bushka::Position::start().to_text()]);
+    let err = run::<bushka::Position>(&cfg).unwrap_err();
+    assert!(err.contains("at most"), "{err}");
+}
