@@ -3,16 +3,16 @@
 //!
 //! Every figure is from the **first player's** (White's) point of view: a
 //! line's score is what White scores from the position after it, when the
-//! same engine plays both sides. The games come in pairs, the engine's two
-//! instances swapping colours, so that the pentanomial model (as in
-//! [`selfplay::stats`]) measures the variance honestly.
+//! same engine plays both sides. The games are independent (each between
+//! two fresh instances of the engine) and counted in pairs, for the
+//! pentanomial model of [`selfplay::stats`].
 //!
 //! A run appends one JSON line per measured line to a results file as soon
 //! as the line is done; a run started again over the same folder skips the
 //! lines already there (resume), and shards (`K/N`) share the folder, each
 //! writing its own file.
 
-use engine::eval::EvalSource;
+use engine::eval::{EvalKind, EvalSource};
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
 use engine::{Color, Game, MoveList, Outcome};
@@ -35,8 +35,10 @@ pub struct AtlasConfig {
     pub search_depth: u32,
     /// Time per move of the self-play games, in milliseconds.
     pub movetime: Option<u64>,
-    /// Depth per move of the self-play games (instead of a move time; games
-    /// at a fixed depth repeat, so this is for quick checks).
+    /// Depth per move of the self-play games (instead of a move time): a
+    /// search at a fixed depth is deterministic, so every game of a line is
+    /// the same game, and a line gets one pair ([`FIXED_DEPTH_GAMES`]):
+    /// for quick checks.
     pub game_depth: Option<u32>,
     /// Games per line (pairs of two; an odd number is rounded up).
     pub games: usize,
@@ -46,12 +48,24 @@ pub struct AtlasConfig {
     pub hash: HashSize,
     /// Adjudication of the games.
     pub adjudication: Adjudication,
-    /// Measure only the lines whose index is `index - 1` modulo `count`.
+    /// The evaluation of the deep search and of both sides of the games
+    /// (the game's default, the feature weights or the pattern weights,
+    /// all built in).
+    pub eval: EvalKind,
+    /// Measure only this shard's block of the lines (split as
+    /// [`Shard::pairs`] splits a self-play run's game pairs).
     pub shard: Option<Shard>,
 }
 
 /// The most games a line may ask for.
 pub const MAX_GAMES: usize = 1_000_000;
+
+/// The games a line plays at a fixed depth: every game repeats the first.
+pub const FIXED_DEPTH_GAMES: usize = 2;
+
+/// Longest opening line: the report reads the first moves and their
+/// replies, so longer lines would cost (about 25-fold a ply) for nothing.
+pub const MAX_PLIES: usize = 2;
 
 impl Default for AtlasConfig {
     fn default() -> Self {
@@ -62,8 +76,9 @@ impl Default for AtlasConfig {
             game_depth: None,
             games: 20,
             concurrency: std::thread::available_parallelism().map_or(1, usize::from),
-            hash: HashSize::DEFAULT,
+            hash: HashSize::fixed(16),
             adjudication: Adjudication::default(),
+            eval: EvalKind::Auto,
             shard: None,
         }
     }
@@ -72,9 +87,9 @@ impl Default for AtlasConfig {
 impl AtlasConfig {
     /// Refuses settings that cannot be run, with a message naming the option.
     pub fn check(&self) -> Result<(), String> {
-        if self.plies == 0 || self.plies > 3 {
+        if self.plies == 0 || self.plies > MAX_PLIES {
             return Err(format!(
-                "--plies {}: expected 1, 2 or 3 (the lines grow about 25-fold a ply)",
+                "--plies {}: expected 1 or {MAX_PLIES} (the report ranks the first moves and their replies)",
                 self.plies
             ));
         }
@@ -102,9 +117,17 @@ impl AtlasConfig {
         if self.movetime == Some(0) || self.game_depth == Some(0) {
             return Err("the games' move time or depth must be above 0".into());
         }
+        if self.game_depth.is_some() && self.games > FIXED_DEPTH_GAMES {
+            return Err(format!(
+                "--games {}: games at a fixed depth all repeat the first; with --game-depth a line plays {FIXED_DEPTH_GAMES}",
+                self.games
+            ));
+        }
         // A table too large for the memory is refused now, not by an abort
-        // in a search thread.
-        engine::tt::Table::can_have(self.hash, 1).map_err(|e| format!("--hash: {e}"))?;
+        // in a search thread: two players a game being played, and the deep
+        // search.
+        let tables = 2 * self.concurrency + 1;
+        engine::tt::Table::can_have(self.hash, tables).map_err(|e| format!("--hash: {e}"))?;
         Ok(())
     }
 
@@ -115,8 +138,12 @@ impl AtlasConfig {
             Some(ms) => format!("movetime={ms}"),
             None => format!("depth={}", self.game_depth.unwrap_or(1)),
         };
-        EngineSpec::parse(&format!("name=atlas,{limit},hash={}", self.hash))
-            .map_err(|e| e.to_string())
+        EngineSpec::parse(&format!(
+            "name=atlas,{limit},hash={},eval={}",
+            self.hash,
+            self.eval.name()
+        ))
+        .map_err(|e| e.to_string())
     }
 
     /// The name of this shard's results file.
@@ -306,7 +333,7 @@ where
     engine::eval::Material: engine::eval::Evaluator<G>,
 {
     let clock = std::time::Instant::now();
-    let search = deep_search(line, cfg);
+    let search = deep_search(line, cfg)?;
     let spec = cfg.engine_spec()?;
     let pairs = cfg.games.div_ceil(2);
     // Game 2p has the first instance as White, game 2p + 1 the second; the
@@ -325,9 +352,12 @@ where
 }
 
 /// The deep search of the line's position, with the score turned to White's.
-fn deep_search<G: EvalSource>(line: &Line<G>, cfg: &AtlasConfig) -> SearchFigures {
+pub fn deep_search<G: EvalSource>(
+    line: &Line<G>,
+    cfg: &AtlasConfig,
+) -> Result<SearchFigures, String> {
     let mut engine = Engine::<G>::new(cfg.hash, 1);
-    let eval = G::default_eval();
+    let eval = G::select_eval(None, cfg.eval).map_err(|e| format!("--eval: {e}"))?;
     let input = SearchInput::new(line.position, Limits::depth(cfg.search_depth));
     let result = engine.search(eval.as_ref(), &input, |_| {});
     let mut pos = line.position;
@@ -337,7 +367,7 @@ fn deep_search<G: EvalSource>(line: &Line<G>, cfg: &AtlasConfig) -> SearchFigure
         pos = pos.play(mv);
     }
     let raw = result.score.internal();
-    SearchFigures {
+    Ok(SearchFigures {
         depth: result.depth,
         score: if line.position.side_to_move() == Color::White {
             raw
@@ -347,7 +377,7 @@ fn deep_search<G: EvalSource>(line: &Line<G>, cfg: &AtlasConfig) -> SearchFigure
         score_text: result.score.to_string(),
         pv,
         nodes: result.nodes,
-    }
+    })
 }
 
 /// Plays game `g` of a line.
@@ -563,10 +593,12 @@ pub fn todo<G: Game>(
     done: &BTreeMap<String, LineResult>,
 ) -> Vec<(usize, Line<G>)> {
     let seen: HashSet<&str> = done.keys().map(String::as_str).collect();
-    lines::<G>(cfg.plies)
-        .into_iter()
+    let all = lines::<G>(cfg.plies);
+    // A shard's lines are a block of the list, as a self-play shard's games.
+    let block = cfg.shard.map_or(0..all.len(), |s| s.pairs(all.len()));
+    all.into_iter()
         .enumerate()
-        .filter(|(i, _)| cfg.shard.is_none_or(|s| i % s.count == s.index - 1))
+        .filter(|(i, _)| block.contains(i))
         .filter(|(_, l)| !seen.contains(l.key().as_str()))
         .collect()
 }

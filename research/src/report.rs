@@ -62,8 +62,12 @@ pub struct Atlas {
     pub lines: Vec<LineResult>,
 }
 
-/// The verdict of an interval for White.
+/// The verdict of an interval for White: `n/a` for a line of fewer than two
+/// pairs (one pair, as at a fixed depth, has no spread to give an interval).
 pub fn verdict(r: &LineResult) -> &'static str {
+    if r.pairs.iter().sum::<u64>() < 2 {
+        return "n/a";
+    }
     let (_, lo, hi) = r.elo_interval();
     if lo > 0.0 {
         "gains"
@@ -74,15 +78,20 @@ pub fn verdict(r: &LineResult) -> &'static str {
     }
 }
 
-/// The character of each line among `lines` (by decisive share terciles).
-fn characters(lines: &[&LineResult]) -> Vec<&'static str> {
+/// The character of each line among `lines`: the third with the most
+/// decisive games `sharp`, the third with the fewest `quiet` (a third of
+/// `n` rounded down each; lines tied across a boundary stay `balanced`).
+pub fn characters(lines: &[&LineResult]) -> Vec<&'static str> {
     let mut decisive: Vec<f64> = lines.iter().map(|r| 1.0 - r.draw_rate).collect();
     decisive.sort_by(f64::total_cmp);
     let n = decisive.len();
     if n < 3 {
         return vec!["balanced"; n];
     }
-    let (low, high) = (decisive[n / 3], decisive[(2 * n) / 3]);
+    let third = n / 3;
+    // Quiet: below the first share that is not among the lowest third;
+    // sharp: above the last that is not among the highest third.
+    let (low, high) = (decisive[third], decisive[n - third - 1]);
     lines
         .iter()
         .map(|r| {
@@ -186,9 +195,9 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
         md,
         "Every opening line of up to {} plies from the start, measured by a deep \
          search and by self-play from the position it reaches (the same engine on \
-         both sides, games in colour-swapped pairs). Every figure is White's: the \
-         score White makes from the line's position, its Elo advantage with a 95% \
-         interval over the pairs.\n",
+         both sides, independent games counted in pairs). Every figure is White's: \
+         the score White makes from the line's position, its Elo advantage with a \
+         95% interval over the pairs.\n",
         atlas.plies
     );
     let _ = writeln!(md, "Settings: `{}`.\n", atlas.settings);

@@ -20,7 +20,7 @@
 //! later), and each is classified by motif ([`Motifs`]) and stored with its
 //! solution line.
 
-use engine::eval::{EvalSource, Evaluator, Material};
+use engine::eval::{EvalKind, EvalSource, Evaluator, Material};
 use engine::search::{Engine, Limits, Score, SearchInput};
 use engine::tt::HashSize;
 use engine::{bashnya, bushka, Color, Game, MoveList};
@@ -39,6 +39,9 @@ pub struct MineConfig {
     pub min_gain: i32,
     /// Table size of the searches.
     pub hash: HashSize,
+    /// The evaluation of every search and of the shallow look (the game's
+    /// default, the feature weights or the pattern weights, all built in).
+    pub eval: EvalKind,
 }
 
 impl Default for MineConfig {
@@ -49,6 +52,7 @@ impl Default for MineConfig {
             verify: 10,
             min_gain: 100,
             hash: HashSize::fixed(16),
+            eval: EvalKind::Auto,
         }
     }
 }
@@ -209,6 +213,12 @@ pub fn shallow_best<G: Game>(
     best
 }
 
+/// The shallow look's exact score of `mv` from `pos` (a full window), for
+/// the side to move.
+pub fn shallow_score<G: Game>(pos: &G, mv: &G::Move, depth: u32, eval: &dyn Evaluator<G>) -> i32 {
+    -negamax(&pos.play(mv), depth - 1, -i32::MAX, i32::MAX, eval)
+}
+
 /// Score of a lost position for the side to move.
 const LOST: i32 = 1_000_000;
 
@@ -300,8 +310,10 @@ where
     } else {
         return None;
     };
-    let (shallow, _) = shallow_best(pos, cfg.shallow, eval)?;
-    if shallow == first {
+    // The shallow look misses the move only when it scores the move below
+    // its own choice: a move it scores as high is one it could have chosen.
+    let (shallow, best) = shallow_best(pos, cfg.shallow, eval)?;
+    if shallow == first || shallow_score(pos, &first, cfg.shallow, eval) >= best {
         return None;
     }
     let (vline, vscore) = search(engine, eval, pos, cfg.verify);
@@ -353,10 +365,12 @@ fn solver_moves<G: Game>(pos: &G, line: &[G::Move]) -> Vec<(G, G::Move)> {
 
 impl Motifs for bushka::Position {
     /// In order: a **T-strike** (the first move leaves the opponent only
-    /// captures, at least two of them); **a man given to open a line** (a
-    /// sacrifice, then the solver's largest capture is linear); a **linear
-    /// capture**; a **piece-capture chain** (the largest capture takes two or
-    /// more in steps); else a **quiet build-up**.
+    /// captures, and at least two that take different pieces: a line of
+    /// n men has n - 1 linear captures of the same pieces, rules 1.5, which
+    /// are one choice); **a man given to open a line** (a sacrifice, then
+    /// the solver's largest capture is linear); a **linear capture**; a
+    /// **piece-capture chain** (the largest capture takes two or more in
+    /// steps); else a **quiet build-up**.
     fn motif(pos: &Self, line: &[Self::Move]) -> &'static str {
         let Some(first) = line.first() else {
             return "quiet build-up";
@@ -364,18 +378,18 @@ impl Motifs for bushka::Position {
         let after = pos.play(first);
         let mut list = MoveList::new();
         after.generate(&mut list);
-        if after.must_capture() && list.len() >= 2 {
+        let choices: std::collections::HashSet<u64> = list.iter().map(|m| m.captured).collect();
+        if after.must_capture() && choices.len() >= 2 {
             return "T-strike";
         }
         let biggest = solver_moves(pos, line)
             .into_iter()
             .filter(|(_, mv)| Self::is_capture(mv))
             .max_by_key(|(_, mv)| Self::captured_count(mv));
-        let Some((from, mv)) = biggest else {
+        let Some((_, mv)) = biggest else {
             return "quiet build-up";
         };
-        let text = from.move_text(&mv);
-        let linear = !text.ends_with('x') && !text.contains("x(");
+        let linear = mv.kind == bushka::MoveKind::Linear;
         match (linear, after.must_capture()) {
             (true, true) => "a man given to open a line",
             (true, false) => "linear capture",
@@ -475,23 +489,24 @@ pub fn journal_line(hash: u64, tactic: &Option<Tactic>) -> String {
 /// no tactic): a run's journal, so that a stopped run goes on from it.
 pub type Mined = std::collections::HashMap<u64, Option<Tactic>>;
 
-/// Mines positions in parallel (one engine per worker thread), skipping
+/// Mines positions in parallel (one engine per rayon job), skipping
 /// repeated positions and those already in `done`; `on_result` gets each
 /// new position's hash and result as it is found (a search is
 /// deterministic, so a resumed run finds what the whole run would). The
-/// tactics come back in the order of the positions.
+/// tactics come back in the order of the positions. An evaluation that
+/// cannot be made is an error.
 pub fn mine<G: EvalSource + Motifs>(
     positions: &[(String, G)],
     cfg: &MineConfig,
     done: &Mined,
     on_result: &(dyn Fn(u64, &Option<Tactic>) + Sync),
-) -> Vec<Tactic>
+) -> Result<Vec<Tactic>, String>
 where
     Material: Evaluator<G>,
 {
     use rayon::prelude::*;
     let unique = distinct(positions);
-    let eval = G::default_eval();
+    let eval = G::select_eval(None, cfg.eval).map_err(|e| format!("--eval: {e}"))?;
     let found: Vec<Option<Tactic>> = unique
         .par_iter()
         .map_init(
@@ -507,7 +522,7 @@ where
             },
         )
         .collect();
-    drop_continuations::<G>(found.into_iter().flatten())
+    Ok(drop_continuations::<G>(found.into_iter().flatten()))
 }
 
 /// Keeps a tactic only when its position is not on the solution line of a

@@ -2,7 +2,7 @@
 //! research crate's atlas), with a progress bar, resumable and shardable.
 
 use anyhow::{anyhow, Context, Result};
-use engine::eval::{EvalSource, Evaluator, Material};
+use engine::eval::{EvalKind, EvalSource, Evaluator, Material};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
 use research::atlas::{self, AtlasConfig};
@@ -16,28 +16,32 @@ pub struct AtlasArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
     pub game: GameKind,
-    /// Longest opening line, in plies (1 to 3); every shorter line is measured too.
-    #[arg(long, default_value_t = 2)]
+    /// Longest opening line, in plies (1 or 2); every shorter line is measured too.
+    #[arg(long, default_value_t = AtlasConfig::default().plies)]
     pub plies: usize,
-    /// Time per move of the games from each line, in milliseconds.
+    /// Time per move of the games from each line, in milliseconds (default 40).
     #[arg(long, conflicts_with = "game_depth")]
     pub movetime: Option<u64>,
-    /// Depth per move of the games instead of a move time (games at a fixed
-    /// depth repeat within a pair: for quick checks).
+    /// Depth per move of the games instead of a move time: such games all
+    /// repeat the first, so a line plays one pair (for quick checks).
     #[arg(long)]
     pub game_depth: Option<u32>,
-    /// Games per line, in colour-swapped pairs (odd numbers round up).
-    #[arg(long, default_value_t = 20)]
+    /// Games per line, counted in pairs (odd numbers round up).
+    #[arg(long, default_value_t = AtlasConfig::default().games)]
     pub games: usize,
     /// Depth of the deep search of each line's position.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = AtlasConfig::default().search_depth)]
     pub search_depth: u32,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
     /// Table size of each engine, in MiB.
-    #[arg(long, default_value_t = HashSize::fixed(16))]
+    #[arg(long, default_value_t = AtlasConfig::default().hash)]
     pub hash: HashSize,
+    /// Evaluation of the deep search and of the games: `auto` (the game's
+    /// default), `features` or `patterns` (the built-in weights).
+    #[arg(long, default_value = "auto")]
+    pub eval: EvalKind,
     /// Measure only the lines of shard K of N (`K/N`); shards share the folder.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -63,21 +67,21 @@ pub fn atlas(args: &AtlasArgs) -> Result<()> {
 
 /// The configuration the options describe.
 fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
+    let defaults = AtlasConfig::default();
     let cfg = AtlasConfig {
         plies: args.plies,
         search_depth: args.search_depth,
         movetime: match (args.movetime, args.game_depth) {
-            (None, None) => Some(40),
+            (None, None) => defaults.movetime,
             (m, _) => m,
         },
         game_depth: args.game_depth,
         games: args.games,
-        concurrency: args
-            .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        concurrency: args.concurrency.unwrap_or(defaults.concurrency),
         hash: args.hash,
+        eval: args.eval,
         shard: args.shard,
-        ..AtlasConfig::default()
+        ..defaults
     };
     cfg.check().map_err(|e| anyhow!(e))?;
     Ok(cfg)
@@ -91,8 +95,15 @@ where
     let cfg = config(args)?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    // One run measures into a results file at a time (a shard started
+    // twice would measure its lines twice); locked before it is read.
+    let _lock = if args.report_only {
+        None
+    } else {
+        Some(engine::files::lock_exclusive(&cfg.results_file(&args.out)).map_err(|e| anyhow!(e))?)
+    };
     let done = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
-    let eval = engine::eval::default_eval_id::<G>();
+    let eval = engine::eval::eval_id::<G>(None, cfg.eval).map_err(|e| anyhow!("--eval: {e}"))?;
     check_settings(&args.out, &settings(args, &cfg), &eval, args.report_only)?;
     if !args.report_only {
         measure::<G>(args, &cfg, &done)?;
@@ -108,8 +119,13 @@ fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
         (None, Some(d)) => format!("--game-depth {d}"),
         (None, None) => String::new(),
     };
+    // `--eval auto` is left out: folders made before the option read on.
+    let eval = match cfg.eval {
+        EvalKind::Auto => String::new(),
+        e => format!(" --eval {}", e.name()),
+    };
     format!(
-        "bushka atlas --game {} --plies {} {games} --games {} --search-depth {} --hash {}",
+        "bushka atlas --game {} --plies {} {games} --games {} --search-depth {} --hash {}{eval}",
         args.game.name(),
         cfg.plies,
         cfg.games,
@@ -122,7 +138,8 @@ fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
 /// folder: the first run writes its settings and its evaluation
 /// ([`engine::eval::default_eval_id`]) to `settings.txt`, later runs must
 /// match them. A report alone (`report_only`) needs only the settings: it
-/// measures nothing.
+/// measures nothing, and writes no settings into a folder that has none
+/// (it cannot tell what measured the results there).
 fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> Result<()> {
     let file = dir.join("settings.txt");
     // Two short lines are all it holds: more than 64 KiB is not read.
@@ -133,6 +150,7 @@ fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> 
     });
     let text = match read {
         Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && report_only => return Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return engine::files::write_atomic(
                 &file,
@@ -231,7 +249,7 @@ fn diagrams<G: EvalSource + Drawable>(
     built: &research::report::Atlas,
 ) -> Result<Vec<(String, String)>> {
     let folder = dir.join("diagrams");
-    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
+    let mut boards = Vec::new();
     let by_line: std::collections::HashMap<&str, &atlas::LineResult> =
         built.lines.iter().map(|r| (r.line.as_str(), r)).collect();
     let mut out = Vec::new();
@@ -246,17 +264,20 @@ fn diagrams<G: EvalSource + Drawable>(
             shown.push((r, "after the most testing reply"));
         }
         for (r, what) in shown {
-            let pos = G::parse_position(&r.position)
-                .map_err(|e| anyhow!("atlas line {}: {e}", r.line))?;
-            let svg = web::svg::render(&pos.board_view(), &web::svg::SvgOptions::default());
+            let pos = G::parse_position(&r.position).map_err(|e| {
+                anyhow!(
+                    "atlas line {}: {e}",
+                    engine::files::escape_controls(&r.line)
+                )
+            })?;
             let name = format!("{}.svg", r.line.replace([' ', ':'], "_"));
-            engine::files::write_atomic(&folder.join(&name), svg.as_bytes())
-                .with_context(|| format!("writing {}", folder.join(&name).display()))?;
+            boards.push((name.clone(), pos.board_view()));
             out.push((
                 format!("diagrams/{name}"),
                 format!("{} ({what}): White scores {:.0}%", r.line, 100.0 * r.score),
             ));
         }
     }
+    super::write_diagrams(&folder, &boards)?;
     Ok(out)
 }

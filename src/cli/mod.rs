@@ -35,6 +35,35 @@ mod tune;
 use clap::{Parser, Subcommand};
 use engine::GameKind;
 
+/// Writes boards as SVG diagrams (the board renderer of `bushka serve`)
+/// into `folder`, `(file name, board)` each, after removing the SVG files an
+/// earlier report left there: the folder holds the diagrams of the report
+/// beside it, no more.
+fn write_diagrams(
+    folder: &std::path::Path,
+    boards: &[(String, web::view::BoardView)],
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+    let listing =
+        std::fs::read_dir(folder).with_context(|| format!("reading {}", folder.display()))?;
+    for entry in listing {
+        let path = entry
+            .with_context(|| format!("reading {}", folder.display()))?
+            .path();
+        if path.extension().is_some_and(|e| e == "svg") {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        }
+    }
+    for (name, board) in boards {
+        let svg = web::svg::render(board, &web::svg::SvgOptions::default());
+        let path = folder.join(name);
+        engine::files::write_atomic(&path, svg.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
 /// Engine and research workbench for Bushka and Bashnya.
 #[derive(Parser, Debug)]
 #[command(name = "bushka", version, about)]

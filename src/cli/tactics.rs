@@ -2,7 +2,7 @@
 //! problem set with the engine (the research crate's inventory of tactics).
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::eval::{EvalSource, Evaluator, Material};
+use engine::eval::{EvalKind, EvalSource, Evaluator, Material};
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
 use engine::{with_game, Game, GameKind};
@@ -35,20 +35,24 @@ pub struct MineArgs {
     #[arg(long, default_value = "tactics.tsv")]
     pub out: PathBuf,
     /// Plies of the shallow look that must miss the combination.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = MineConfig::default().shallow)]
     pub shallow: u32,
     /// Depth of the search that finds it.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = MineConfig::default().deep)]
     pub deep: u32,
     /// Depth of the search that confirms it.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = MineConfig::default().verify)]
     pub verify: u32,
     /// Least material gain, in centi-men (a man is 100).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = MineConfig::default().min_gain)]
     pub min_gain: i32,
     /// Table size of each search thread, in MiB.
-    #[arg(long, default_value_t = HashSize::fixed(16))]
+    #[arg(long, default_value_t = MineConfig::default().hash)]
     pub hash: HashSize,
+    /// Evaluation of the searches: `auto` (the game's default), `features`
+    /// or `patterns` (the built-in weights).
+    #[arg(long, default_value = "auto")]
+    pub eval: EvalKind,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -66,6 +70,10 @@ pub struct SolveArgs {
     /// Search depth per problem.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
+    /// Evaluation of the search: `auto` (the game's default), `features`
+    /// or `patterns` (the built-in weights).
+    #[arg(long, default_value = "auto")]
+    pub eval: EvalKind,
 }
 
 /// `bushka tactics`.
@@ -87,6 +95,7 @@ where
         verify: args.verify,
         min_gain: args.min_gain,
         hash: args.hash,
+        eval: args.eval,
     };
     cfg.check().map_err(|e| anyhow!(e))?;
     if args.out.extension().is_some_and(|e| e == "md") {
@@ -108,12 +117,13 @@ where
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let settings = format!(
-        "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {}",
+        "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {} --eval {}",
         args.game.name(),
         cfg.shallow,
         cfg.deep,
         cfg.verify,
-        cfg.min_gain
+        cfg.min_gain,
+        cfg.eval.name()
     );
     // The journal: every position's result as it is found, so that a run
     // stopped and started again goes on where it was.
@@ -124,11 +134,11 @@ where
         .collect::<Result<Vec<_>>>()?
         .join(", ");
     // The evaluation too (its kind and weights): it decides what is found.
+    let eval_id = engine::eval::eval_id::<G>(None, cfg.eval).map_err(|e| anyhow!("--eval: {e}"))?;
     let journal_key = format!(
-        "{settings} --hash {}; bushka {}, evaluation {}; {inputs}",
+        "{settings} --hash {}; bushka {}, evaluation {eval_id}; {inputs}",
         cfg.hash,
         env!("CARGO_PKG_VERSION"),
-        engine::eval::default_eval_id::<G>()
     );
     let (done, journal, lock) = open_journal::<G>(&journal_path, &journal_key)?;
     let distinct = tactics::distinct(&positions).len();
@@ -172,7 +182,8 @@ where
             }
         }
         bar.inc(1);
-    });
+    })
+    .map_err(|e| anyhow!(e))?;
     bar.finish_and_clear();
     let failed = failed
         .into_inner()
@@ -186,9 +197,18 @@ where
         let _ = writeln!(set, "{}", t.problem_line());
     }
     write(&args.out, set.as_bytes())?;
-    let drawn = draw_best::<G>(&args.out, &found)?;
+    let examples = examples(&found);
+    let drawn = draw_best::<G>(&args.out, &examples)?;
     let counts = (positions.len(), distinct);
-    let md = report_text(&found, &settings, games, counts, seconds, &drawn);
+    let md = report_text(
+        &found,
+        &examples,
+        &settings,
+        games,
+        counts,
+        (seconds, done.len()),
+        &drawn,
+    );
     write(&report, md.as_bytes())?;
     // The set and the report are written: the journal has done its work.
     drop(journal);
@@ -229,19 +249,7 @@ fn open_journal<G: Game>(
 ) -> Result<(tactics::Mined, std::fs::File, std::fs::File)> {
     let head = serde_json::json!({ "settings": key }).to_string();
     // Locked before anything is read or cut: one run writes a journal.
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("{}", path.display()))?;
-    match lock.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => bail!(
-            "{} is being written by another mining run (the same run started twice?)",
-            path.display()
-        ),
-        Err(std::fs::TryLockError::Error(e)) => bail!("cannot lock {}: {e}", path.display()),
-    }
+    let lock = engine::files::lock_exclusive(path).map_err(|e| anyhow!(e))?;
     let mut file = engine::files::append_after_whole_lines(path, |tail| {
         tail == head.as_bytes() || tactics::parse_journal_line::<G>(tail).is_ok()
     })
@@ -266,15 +274,16 @@ fn open_journal<G: Game>(
     Ok((done, file, lock))
 }
 
-/// What a journal's settings line names an input by: its path as given,
-/// its size and a hash of its bytes (an input changed since is another
-/// input).
+/// What a journal's settings line names an input by: its canonical path
+/// (the same file however the command spells it), its size and a hash of
+/// its bytes (an input changed since is another input).
 fn input_key(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
     let hash = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
+    let canonical = std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?;
     Ok(format!(
         "{} ({} bytes, fnv1a {hash:016x})",
-        path.display(),
+        canonical.display(),
         bytes.len()
     ))
 }
@@ -308,19 +317,61 @@ fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>)> {
     Ok((games, positions))
 }
 
-/// The report: counts per motif and the best examples of each.
-fn report_text(
-    found: &[Tactic],
-    settings: &str,
-    games: usize,
-    (positions, distinct): (usize, usize),
-    seconds: f64,
-    drawn: &BTreeMap<String, String>,
-) -> String {
+/// What the report gives of one motif.
+struct Examples<'a> {
+    /// Its tactics.
+    count: usize,
+    /// Those that begin with a sacrifice.
+    sacrifices: usize,
+    /// The ones shown: wins first, then the largest gains, three at most.
+    best: Vec<&'a Tactic>,
+}
+
+/// The tactics by motif, with the examples shown of each.
+fn examples(found: &[Tactic]) -> BTreeMap<&str, Examples<'_>> {
     let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
     for t in found {
         by_motif.entry(t.motif.as_str()).or_default().push(t);
     }
+    by_motif
+        .into_iter()
+        .map(|(motif, mut list)| {
+            let sacrifices = list
+                .iter()
+                .filter(|t| t.first_move_kind == "sacrifice")
+                .count();
+            let count = list.len();
+            list.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
+            list.truncate(3);
+            (
+                motif,
+                Examples {
+                    count,
+                    sacrifices,
+                    best: list,
+                },
+            )
+        })
+        .collect()
+}
+
+/// The report: counts per motif and the best examples of each. `resumed`
+/// is how many positions an earlier, stopped run looked at (its time is
+/// not in `seconds`).
+fn report_text(
+    found: &[Tactic],
+    examples: &BTreeMap<&str, Examples>,
+    settings: &str,
+    games: usize,
+    (positions, distinct): (usize, usize),
+    (seconds, resumed): (f64, usize),
+    drawn: &BTreeMap<String, String>,
+) -> String {
+    let time = if resumed == 0 {
+        format!("{seconds:.0} s")
+    } else {
+        format!("{seconds:.0} s for the positions left after a stopped run had looked at {resumed}")
+    };
     let mut md = String::from("# Inventory of tactics\n\n");
     let _ = writeln!(
         md,
@@ -329,26 +380,23 @@ fn report_text(
          a sacrifice or a quiet move, that a shallow look misses and a deeper \
          search confirms (docs/tactics.md).\n\nSettings: `{settings}`. Games: \
          {games}; positions: {positions}, {distinct} of them distinct (each looked at \
-         once); tactics: {}; time: {seconds:.0} s.\n",
+         once); tactics: {}; time: {time}.\n",
         found.len()
     );
     let _ = writeln!(md, "| motif | tactics | sacrifices | quiet moves |");
     let _ = writeln!(md, "| --- | ---: | ---: | ---: |");
-    for (motif, list) in &by_motif {
-        let sac = list
-            .iter()
-            .filter(|t| t.first_move_kind == "sacrifice")
-            .count();
+    for (motif, e) in examples {
         let _ = writeln!(
             md,
-            "| {motif} | {} | {sac} | {} |",
-            list.len(),
-            list.len() - sac
+            "| {motif} | {} | {} | {} |",
+            e.count,
+            e.sacrifices,
+            e.count - e.sacrifices
         );
     }
-    for (motif, list) in &by_motif {
+    for (motif, e) in examples {
         let _ = writeln!(md, "\n## {motif}\n");
-        for t in best_of(list) {
+        for t in &e.best {
             let gain = t
                 .gain
                 .map_or_else(|| "wins".to_string(), |g| format!("gains {g}"));
@@ -370,42 +418,32 @@ fn report_text(
     md
 }
 
-/// Examples shown for a motif: wins first, then the largest gains.
-fn best_of<'a>(list: &[&'a Tactic]) -> Vec<&'a Tactic> {
-    let mut best = list.to_vec();
-    best.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
-    best.truncate(3);
-    best
-}
-
 /// Draws the examples the report shows into `<out stem>.diagrams/` with the
 /// board renderer of `bushka serve`; returns each drawn position's file,
 /// relative to the report.
-fn draw_best<G: Game + Drawable>(out: &Path, found: &[Tactic]) -> Result<BTreeMap<String, String>> {
-    let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
-    for t in found {
-        by_motif.entry(t.motif.as_str()).or_default().push(t);
-    }
+fn draw_best<G: Game + Drawable>(
+    out: &Path,
+    examples: &BTreeMap<&str, Examples>,
+) -> Result<BTreeMap<String, String>> {
     let stem = out
         .file_stem()
         .map_or_else(|| "tactics".into(), |s| s.to_string_lossy().into_owned());
     let folder_name = format!("{stem}.diagrams");
     let folder = out.with_file_name(&folder_name);
     let mut drawn = BTreeMap::new();
-    for list in by_motif.values() {
-        for t in best_of(list) {
+    let mut boards = Vec::new();
+    for e in examples.values() {
+        for t in &e.best {
             if drawn.contains_key(&t.position) {
                 continue;
             }
             let pos = G::parse_position(&t.position).map_err(|e| anyhow!("{e}"))?;
-            let svg = web::svg::render(&pos.board_view(), &web::svg::SvgOptions::default());
-            std::fs::create_dir_all(&folder)
-                .with_context(|| format!("creating {}", folder.display()))?;
             let name = format!("{}.svg", drawn.len() + 1);
-            write(&folder.join(&name), svg.as_bytes())?;
+            boards.push((name.clone(), pos.board_view()));
             drawn.insert(t.position.clone(), format!("{folder_name}/{name}"));
         }
     }
+    super::write_diagrams(&folder, &boards)?;
     Ok(drawn)
 }
 
@@ -416,7 +454,7 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
     }
     let text = std::fs::read_to_string(&args.problems)
         .with_context(|| format!("{}", args.problems.display()))?;
-    let eval = G::default_eval();
+    let eval = G::select_eval(None, args.eval).map_err(|e| anyhow!("--eval: {e}"))?;
     let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
     let (mut solved, mut total) = (0, 0);
     for (i, line) in text.lines().enumerate() {

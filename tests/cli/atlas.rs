@@ -60,7 +60,8 @@ fn atlas_writes_its_report_and_resumes() {
     );
     // Other settings into the same folder are refused.
     let mut other = args.clone();
-    other[8] = "4";
+    assert_eq!(other[9], "--search-depth");
+    other[10] = "4";
     let o = bushka(&other);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -108,4 +109,55 @@ fn atlas_refuses_bad_options_in_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(word), "{err}");
     }
+}
+
+/// `--eval` chooses the built-in weights of the searches and the games, and
+/// the folder records it; a report alone over a folder without settings
+/// writes none (it cannot tell what measured the results there), and two
+/// runs cannot measure into one results file at once.
+#[test]
+fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("f");
+    let mut args = QUICK.to_vec();
+    let out_s = out.to_str().unwrap();
+    args.extend(["--out", out_s, "--eval", "features"]);
+    let o = bushka(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(out.join("settings.txt")).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines.next().unwrap().ends_with(" --eval features"),
+        "{text}"
+    );
+    assert!(
+        lines.next().unwrap().starts_with("evaluation features "),
+        "{text}"
+    );
+    // The same folder with the default evaluation is another setting.
+    let o = bushka(&args[..args.len() - 2]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("other settings"), "{err}");
+
+    let bare = dir.path().join("bare");
+    let mut report = QUICK.to_vec();
+    report.extend(["--out", bare.to_str().unwrap(), "--report-only"]);
+    let o = bushka(&report);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("0 of 7 lines measured"));
+    assert!(!bare.join("settings.txt").exists());
+
+    // A results file another run holds is refused, in one line.
+    let held = out.join("lines.jsonl");
+    let lock = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&held)
+        .unwrap();
+    lock.try_lock().unwrap();
+    let o = bushka(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("being written by another process"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

@@ -148,10 +148,10 @@ fn mine_goes_on_from_the_journal_of_a_stopped_run() {
     let fnv = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
     let head = serde_json::json!({
         "settings": format!(
-            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --hash 1; bushka {}, evaluation {}; {} ({} bytes, fnv1a {fnv:016x})",
+            "bushka tactics mine --game bushka --shallow 2 --deep 6 --verify 8 --min-gain 100 --eval auto --hash 1; bushka {}, evaluation {}; {} ({} bytes, fnv1a {fnv:016x})",
             env!("CARGO_PKG_VERSION"),
             engine::eval::default_eval_id::<engine::bushka::Position>(),
-            pdn.display(),
+            std::fs::canonicalize(&pdn).unwrap().display(),
             bytes.len()
         )
     });

@@ -119,20 +119,20 @@ fn fake(line: &str) -> LineResult {
             pv: vec![],
             nodes: 1,
         },
-        games: 2,
-        white_wins: 1,
-        draws: 1,
+        games: 4,
+        white_wins: 2,
+        draws: 2,
         black_wins: 0,
-        pairs: [0, 0, 0, 1, 0],
+        pairs: [0, 0, 0, 2, 0],
         score: 0.75,
         elo: Some(190.8),
         elo_lower: None,
         elo_upper: None,
         draw_rate: 0.5,
         mean_plies: 10.0,
-        white_wins_by: [("no moves".to_string(), 1)].into(),
+        white_wins_by: [("no moves".to_string(), 2)].into(),
         black_wins_by: Default::default(),
-        draws_by: [("repetition".to_string(), 1)].into(),
+        draws_by: [("repetition".to_string(), 2)].into(),
         seconds: 0.1,
     }
 }
@@ -144,15 +144,15 @@ fn fake(line: &str) -> LineResult {
 #[test]
 fn lines_won_or_lost_in_every_game_keep_their_sign() {
     let mut won = fake("e3");
-    (won.white_wins, won.draws, won.pairs, won.score) = (2, 0, [0, 0, 0, 0, 1], 1.0);
-    won.white_wins_by = [("no moves".to_string(), 2)].into();
+    (won.white_wins, won.draws, won.pairs, won.score) = (4, 0, [0, 0, 0, 0, 2], 1.0);
+    won.white_wins_by = [("no moves".to_string(), 4)].into();
     won.draws_by = Default::default();
     (won.elo, won.search.score, won.search.score_text) = (None, -20, "20".into());
     let mut lost = fake("c3");
-    (lost.white_wins, lost.draws, lost.black_wins) = (0, 0, 2);
-    (lost.pairs, lost.score, lost.elo) = ([1, 0, 0, 0, 0], 0.0, None);
+    (lost.white_wins, lost.draws, lost.black_wins) = (0, 0, 4);
+    (lost.pairs, lost.score, lost.elo) = ([2, 0, 0, 0, 0], 0.0, None);
     lost.white_wins_by = Default::default();
-    lost.black_wins_by = [("no moves".to_string(), 2)].into();
+    lost.black_wins_by = [("no moves".to_string(), 4)].into();
     lost.draws_by = Default::default();
     let mut open = fake("g3");
     (open.elo_lower, open.elo_upper) = (Some(-50.0), None);
@@ -298,6 +298,21 @@ fn bad_settings_are_refused() {
             },
             "not both",
         ),
+        (
+            AtlasConfig {
+                plies: 3,
+                ..quick(1)
+            },
+            "--plies 3",
+        ),
+        // Games at a fixed depth repeat: one pair a line.
+        (
+            AtlasConfig {
+                games: 4,
+                ..quick(1)
+            },
+            "--games 4",
+        ),
     ] {
         let err = cfg.check().unwrap_err();
         assert!(err.contains(word), "{err}");
@@ -340,5 +355,62 @@ fn the_settings_file_is_checked_and_its_text_escaped() {
         let err = atlas::check_settings(text, s, e, report_only).unwrap_err();
         assert!(err.contains(word), "{err}");
         assert!(!err.chars().any(char::is_control), "{err:?}");
+    }
+}
+
+/// One pair gives no interval (at a fixed depth both games repeat): the
+/// verdict is `n/a`, not a gain or a loss with a zero-width interval.
+#[test]
+fn a_line_of_one_pair_has_no_verdict() {
+    let mut one = fake("e3");
+    (one.games, one.white_wins, one.draws, one.pairs) = (2, 2, 0, [0, 0, 0, 0, 1]);
+    (one.score, one.elo) = (1.0, None);
+    one.white_wins_by = [("no moves".to_string(), 2)].into();
+    one.draws_by = Default::default();
+    one.consistent().unwrap();
+    assert_eq!(research::report::verdict(&one), "n/a");
+    assert_eq!(research::report::verdict(&fake("g3")), "holds");
+}
+
+/// Of 24 first moves with distinct draw rates, 8 are sharp and 8 quiet.
+#[test]
+fn sharp_and_quiet_are_thirds_of_equal_size() {
+    let lines: Vec<LineResult> = (0..24)
+        .map(|i| {
+            let mut r = fake(&format!("m{i}"));
+            r.draw_rate = f64::from(i) / 24.0;
+            r
+        })
+        .collect();
+    let refs: Vec<&LineResult> = lines.iter().collect();
+    let chars = research::report::characters(&refs);
+    let count = |c: &str| chars.iter().filter(|x| **x == c).count();
+    assert_eq!(
+        (count("sharp"), count("quiet"), count("balanced")),
+        (8, 8, 8)
+    );
+    // The fewest draws are the sharpest.
+    assert_eq!(chars[0], "sharp");
+    assert_eq!(chars[23], "quiet");
+}
+
+/// The deep search's score is White's: after a first move (Black to move)
+/// it is the engine's score for Black, negated.
+#[test]
+fn the_deep_search_score_is_whites() {
+    use engine::eval::EvalSource;
+    let cfg = quick(1);
+    for line in atlas::lines::<bashnya::Position>(1).iter().take(3) {
+        assert_eq!(line.position.side_to_move(), engine::Color::Black);
+        let figures = atlas::deep_search(line, &cfg).unwrap();
+        let mut e = engine::search::Engine::<bashnya::Position>::new(cfg.hash, 1);
+        let eval = bashnya::Position::default_eval();
+        let input = engine::search::SearchInput::new(
+            line.position,
+            engine::search::Limits::depth(cfg.search_depth),
+        );
+        let r = e.search(eval.as_ref(), &input, |_| {});
+        assert_eq!(figures.score, -r.score.internal(), "{}", line.key());
+        assert_eq!(figures.score_text, r.score.to_string());
     }
 }

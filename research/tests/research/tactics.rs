@@ -102,7 +102,8 @@ fn mining_games_finds_the_combinations_and_nothing_in_a_quiet_game() {
     let journal = std::sync::Mutex::new(tactics::Mined::new());
     let found = tactics::mine(&positions, &cfg(), &Default::default(), &|h, t| {
         assert!(journal.lock().unwrap().insert(h, t.clone()).is_none());
-    });
+    })
+    .unwrap();
     let journal = journal.into_inner().unwrap();
     assert_eq!(journal.len(), tactics::distinct(&positions).len());
     // A run stopped half way goes on from its journal: it searches only the
@@ -116,7 +117,8 @@ fn mining_games_finds_the_combinations_and_nothing_in_a_quiet_game() {
     let resumed = tactics::mine(&positions, &cfg(), &half, &|h, _| {
         assert!(!half.contains_key(&h));
         searched.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    });
+    })
+    .unwrap();
     assert_eq!(resumed, found);
     assert_eq!(searched.into_inner(), journal.len() - half.len());
     let sources: Vec<&str> = found.iter().map(|t| t.source.as_str()).collect();
@@ -250,4 +252,104 @@ fn journal_lines_read_back_and_refuse_what_mining_cannot_write() {
         assert!(e.contains(word), "{line}: {e}");
         assert!(!e.contains('\n'), "{e}");
     }
+}
+
+/// The motif `Motifs` names for a line given in notation from a position.
+fn motif_of<G: tactics::Motifs>(position: &str, line: &str) -> &'static str {
+    let pos = G::parse_position(position).unwrap();
+    let mut at = pos;
+    let mut moves = Vec::new();
+    for text in line.split_whitespace() {
+        let mv = at
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        moves.push(mv);
+        at = at.play(&mv);
+    }
+    G::motif(&pos, &moves)
+}
+
+#[test]
+fn bushka_motifs_are_named_by_what_the_line_does() {
+    // The rules' T-strike: two captures that take different men.
+    assert_eq!(
+        motif_of::<Position>("W:We4,f4:Bd4,e7", "e45 de4x e5x"),
+        "T-strike"
+    );
+    // A mined line of the committed inventory: after g78 Black's line
+    // c8-d8-e8 has two linear captures (cxf8, dxf8) of the same man g8:
+    // one choice, no T-strike.
+    let row = "W:We1,g3,i5,e2,f3,g4,g5,h6,g6,d4,e5,g7:Bf6,f7,b5,c6,d7,e8,a5,b6,c7,d8,e9,c8,d9";
+    let after = {
+        let p = Position::parse_position(row).unwrap();
+        p.play(&p.parse_move("g78").unwrap())
+    };
+    let mut list = engine::MoveList::new();
+    after.generate(&mut list);
+    assert!(after.must_capture() && list.len() >= 2, "two captures");
+    assert!(list.iter().all(|m| m.captured == list[0].captured));
+    assert_ne!(motif_of::<Position>(row, "g78 dxf8"), "T-strike");
+    // The rules' backward linear capture: a man given (e12), then the
+    // line's capture.
+    assert_eq!(
+        motif_of::<Position>("W:We1,e6,e7:Be4,e5", "e12 e5x3 e7x5"),
+        "a man given to open a line"
+    );
+    // A linear capture with nothing given first.
+    let pos = Position::parse_position("W:We1,e2:Be4").unwrap();
+    pos.generate(&mut list);
+    assert!(list.len() == 1 && list[0].kind == engine::bushka::MoveKind::Linear);
+    let take = pos.move_text(&list[0]);
+    assert_eq!(
+        motif_of::<Position>("W:We1,e2:Be4", &take),
+        "linear capture"
+    );
+    // The rules' wrong order, from Black's side: a piece capture of two.
+    let start = Position::parse_position("W:We1,e2,d3,f3:Bc5,d4,e5,e6,e7,e8,e9,e0").unwrap();
+    let after = start.play(&start.parse_move("f34").unwrap());
+    assert_eq!(
+        motif_of::<Position>(&after.to_text(), "d4e3x"),
+        "piece-capture chain"
+    );
+    // A quiet move and nothing more.
+    assert_eq!(
+        motif_of::<Position>(&Position::start().to_text(), "e34"),
+        "quiet build-up"
+    );
+}
+
+#[test]
+fn bashnya_motifs_are_named_by_what_the_line_does() {
+    use engine::bashnya::Position as B;
+    // Taking the top of d4 frees the white man under it: White has two
+    // columns after the capture, one before.
+    assert_eq!(motif_of::<B>("W:c3=w,d4=bw", "c3:e5"), "prisoners freed");
+    // A king's capture of three jumps (a1 over c3, e3 and g3, landing where
+    // the capture goes on), and one of two (a1:e5:h2): a free choice.
+    let pos = B::parse_position("W:a1=W,c3=b,e3=b,g3=b").unwrap();
+    let mut list = engine::MoveList::new();
+    pos.generate(&mut list);
+    let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
+    assert_eq!(texts, ["a1:d4:f2:h4", "a1:e5:h2"]);
+    assert_eq!(list[0].captures(), 3);
+    assert_eq!(
+        motif_of::<B>("W:a1=W,c3=b,e3=b,g3=b", "a1:e5:h2"),
+        "forcing sequence"
+    );
+    let take = pos.move_text(&list[0]);
+    assert_eq!(
+        motif_of::<B>("W:a1=W,c3=b,e3=b,g3=b", &take),
+        "king's long route"
+    );
+    // A man offered, taken by a column of two, and the column taken back
+    // (its lower black man stays on top: nothing is freed).
+    assert_eq!(
+        motif_of::<B>("W:c3=w,d2=w,e1=w,e5=bb", "c3-d4 e5:c3 d2:b4"),
+        "column recaptured"
+    );
+    // A quiet move and nothing more.
+    assert_eq!(
+        motif_of::<B>(&B::start().to_text(), "c3-d4"),
+        "forcing sequence"
+    );
 }
