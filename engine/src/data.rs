@@ -49,7 +49,7 @@ impl<'a> DataLine<'a> {
             return Err("empty game id".into());
         }
         // A field quoted back is escaped and cut: it may be anything.
-        let quote = |t: &str| crate::files::cut(&crate::files::escape_controls(t), 40);
+        let quote = |t: &str| crate::files::quoted(t, 40);
         let ply = ply
             .trim()
             .parse::<u32>()

@@ -46,6 +46,13 @@ pub fn cut(text: &str, max: usize) -> String {
     }
 }
 
+/// Text from outside (a file, another program) as a message quotes it: its
+/// control characters escaped ([`escape_controls`]), then [`cut`] to `max`
+/// characters, so that the message stays one short line.
+pub fn quoted(text: &str, max: usize) -> String {
+    cut(&escape_controls(text), max)
+}
+
 /// Replaces `path` with what `write` puts into the writer it is given.
 pub fn write_atomic_with(
     path: &Path,
@@ -231,6 +238,9 @@ mod tests {
         assert_eq!(cut("abcd", 3), "abc...");
         assert_eq!(cut("ééé", 2), "éé...");
         assert_eq!(cut("", 0), "");
+        // Quoted text is escaped first, then cut: one short line.
+        assert_eq!(quoted("a\nb", 3), "a\\n...");
+        assert_eq!(quoted("ab", 3), "ab");
     }
 
     #[test]

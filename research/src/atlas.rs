@@ -67,6 +67,10 @@ pub const FIXED_DEPTH_GAMES: usize = 2;
 /// replies, so longer lines would cost (about 25-fold a ply) for nothing.
 pub const MAX_PLIES: usize = 2;
 
+/// Longest lines a report alone reads back (folders measured when 3 plies
+/// were allowed).
+pub const MAX_REPORT_PLIES: usize = 3;
+
 impl Default for AtlasConfig {
     fn default() -> Self {
         AtlasConfig {

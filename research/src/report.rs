@@ -138,7 +138,8 @@ pub fn build(
                 line: r.line.clone(),
                 verdict: v,
                 character,
-                main_alley: v != "loses" && close_to_best,
+                // A line without an interval (one pair) is no alley.
+                main_alley: v != "loses" && v != "n/a" && close_to_best,
                 most_testing_reply: testing.map(|t| t.line.clone()),
                 most_testing_reply_score: testing.map(|t| t.score),
                 replies: replies.len(),

@@ -542,7 +542,13 @@ pub fn merge<G: Game>(
         crate::output::write_atomic(json, &text)?;
     }
     if let Some(data) = &out.data {
-        merge_data::<G>(&plan, set, data)?;
+        merge_data::<G>(&plan, set, data).map_err(|e| {
+            if out.json.is_some() {
+                format!("{e} (the merged summary is written, the data is not: merge again)")
+            } else {
+                e
+            }
+        })?;
     }
     Ok(summary)
 }

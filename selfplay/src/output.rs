@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 pub struct AppendFile {
     file: File,
     path: PathBuf,
+    /// A regular file (not a pipe or a device, which cannot be synced).
+    regular: bool,
 }
 
 impl AppendFile {
@@ -22,9 +24,11 @@ impl AppendFile {
             .append(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         Ok(AppendFile {
             file,
             path: path.to_path_buf(),
+            regular,
         })
     }
 
@@ -36,8 +40,12 @@ impl AppendFile {
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
 
-    /// Flushes what was appended to the disk itself.
+    /// Flushes what was appended to the disk itself (a pipe or a device
+    /// has no disk: nothing to do).
     pub fn sync(&mut self) -> Result<(), String> {
+        if !self.regular {
+            return Ok(());
+        }
         self.file
             .sync_data()
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))

@@ -891,7 +891,7 @@ fn read_token(
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ReplayError {
     /// `[GameType]` names another game (or none that exists).
-    #[error("game type '{}' is not {expected}", engine::files::cut(&engine::files::escape_controls(found), 40))]
+    #[error("game type '{}' is not {expected}", engine::files::quoted(found, 40))]
     WrongGame {
         /// The tag's value.
         found: String,

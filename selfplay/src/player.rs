@@ -43,7 +43,7 @@ pub const MAX_QUOTED: usize = 200;
 
 impl std::fmt::Display for Forfeit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let quote = |t: &str| engine::files::cut(&engine::files::escape_controls(t), MAX_QUOTED);
+        let quote = |t: &str| engine::files::quoted(t, MAX_QUOTED);
         match self {
             Forfeit::Crash(why) => write!(f, "engine failure: {}", quote(why)),
             Forfeit::Timeout => write!(f, "time forfeit"),

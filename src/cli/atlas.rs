@@ -1,7 +1,7 @@
 //! `atlas`: every opening line measured, ranked and classified (the
 //! research crate's atlas), with a progress bar, resumable and shardable.
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use engine::eval::{EvalKind, EvalSource, Evaluator, Material};
 use engine::tt::HashSize;
 use engine::{with_game, GameKind};
@@ -26,9 +26,10 @@ pub struct AtlasArgs {
     /// repeat the first, so a line plays one pair (for quick checks).
     #[arg(long)]
     pub game_depth: Option<u32>,
-    /// Games per line, counted in pairs (odd numbers round up).
-    #[arg(long, default_value_t = AtlasConfig::default().games)]
-    pub games: usize,
+    /// Games per line, counted in pairs (odd numbers round up; default 20,
+    /// or 2 with --game-depth).
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Depth of the deep search of each line's position.
     #[arg(long, default_value_t = AtlasConfig::default().search_depth)]
     pub search_depth: u32,
@@ -76,14 +77,30 @@ fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
             (m, _) => m,
         },
         game_depth: args.game_depth,
-        games: args.games,
+        games: match (args.games, args.game_depth) {
+            (Some(g), _) => g,
+            (None, Some(_)) => atlas::FIXED_DEPTH_GAMES,
+            (None, None) => defaults.games,
+        },
         concurrency: args.concurrency.unwrap_or(defaults.concurrency),
         hash: args.hash,
         eval: args.eval,
         shard: args.shard,
         ..defaults
     };
-    cfg.check().map_err(|e| anyhow!(e))?;
+    if args.report_only {
+        // A report measures nothing: any folder's settings may be read back,
+        // bounded only so that the list of lines stays small.
+        if !(1..=atlas::MAX_REPORT_PLIES).contains(&cfg.plies) {
+            bail!(
+                "--plies {}: a report reads lines of 1 to {} plies",
+                cfg.plies,
+                atlas::MAX_REPORT_PLIES
+            );
+        }
+    } else {
+        cfg.check().map_err(|e| anyhow!(e))?;
+    }
     Ok(cfg)
 }
 
@@ -97,14 +114,30 @@ where
         .with_context(|| format!("creating {}", args.out.display()))?;
     // One run measures into a results file at a time (a shard started
     // twice would measure its lines twice); locked before it is read.
+    let results = cfg.results_file(&args.out);
+    let existed = results.exists();
     let _lock = if args.report_only {
         None
     } else {
-        Some(engine::files::lock_exclusive(&cfg.results_file(&args.out)).map_err(|e| anyhow!(e))?)
+        Some(engine::files::lock_exclusive(&results).map_err(|e| anyhow!(e))?)
     };
-    let done = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
     let eval = engine::eval::eval_id::<G>(None, cfg.eval).map_err(|e| anyhow!("--eval: {e}"))?;
-    check_settings(&args.out, &settings(args, &cfg), &eval, args.report_only)?;
+    let checked = atlas::read_results(&args.out)
+        .map_err(|e| anyhow!(e))
+        .and_then(|done| {
+            check_settings(&args.out, &settings(args, &cfg), &eval, args.report_only)?;
+            Ok(done)
+        });
+    let done = match checked {
+        Ok(done) => done,
+        Err(e) => {
+            // A refused run leaves no empty results file of its own behind.
+            if !existed && std::fs::metadata(&results).is_ok_and(|m| m.len() == 0) {
+                let _ = std::fs::remove_file(&results);
+            }
+            return Err(e);
+        }
+    };
     if !args.report_only {
         measure::<G>(args, &cfg, &done)?;
     }

@@ -560,7 +560,7 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
                 outln!(
                     "game {} (round {}): {e}",
                     i + 1,
-                    engine::files::cut(&engine::files::escape_controls(&rec.round), 40)
+                    engine::files::quoted(&rec.round, 40)
                 );
                 bad += 1;
             }

@@ -98,6 +98,8 @@ fn atlas_writes_its_report_and_resumes() {
 fn atlas_refuses_bad_options_in_one_line() {
     for (extra, word) in [
         (vec!["--plies", "0"], "--plies"),
+        (vec!["--plies", "3"], "--plies 3"),
+        (vec!["--game-depth", "1", "--games", "4"], "--games 4"),
         (vec!["--shard", "5/4"], "5/4"),
         (vec!["--shard", "x"], "K/N"),
     ] {
@@ -139,6 +141,28 @@ fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("other settings"), "{err}");
+
+    // At a fixed depth a line plays one pair unless told otherwise.
+    let depth = dir.path().join("depth");
+    let o = bushka(&[
+        "atlas",
+        "--game",
+        "bashnya",
+        "--plies",
+        "1",
+        "--game-depth",
+        "1",
+        "--search-depth",
+        "2",
+        "--hash",
+        "1",
+        "--quiet",
+        "--out",
+        depth.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(depth.join("settings.txt")).unwrap();
+    assert!(text.contains("--game-depth 1 --games 2 "), "{text}");
 
     let bare = dir.path().join("bare");
     let mut report = QUICK.to_vec();

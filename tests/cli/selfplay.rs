@@ -569,3 +569,22 @@ fn a_resume_that_adds_data_is_refused() {
     assert!(!data.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Data written to a device (or a pipe) is not synced (it cannot be): the
+/// run plays on.
+#[test]
+fn data_to_a_device_is_written_without_a_sync() {
+    let dir = temp_dir("data-device");
+    let pdn = dir.join("d.pdn");
+    let mut args: Vec<String> = MATCH.iter().map(ToString::to_string).collect();
+    args[6] = "2".into();
+    args.extend([
+        "--pdn".to_string(),
+        pdn.display().to_string(),
+        "--data".to_string(),
+        "/dev/null".to_string(),
+    ]);
+    let out = run_ok(&strs(&args));
+    assert!(out.contains("2 games"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -68,7 +68,7 @@ pub struct BadLine {
 impl std::fmt::Display for BadLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The reason may quote the line: one line on the terminal, cut.
-        let reason = engine::files::cut(&engine::files::escape_controls(&self.reason), 200);
+        let reason = engine::files::quoted(&self.reason, 200);
         write!(f, "{} line {}: {reason}", self.file, self.line)
     }
 }

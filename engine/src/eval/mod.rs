@@ -166,7 +166,8 @@ fn embedded_features_id<G: Patterns>() -> String {
 /// What [`select_eval`] makes of a `--weights` value (or none) under an
 /// `--eval` choice, as a short text that changes when the evaluation does:
 /// the embedded weights' kind and hash, `material`, or the choice and a
-/// hash of the weights file's bytes (`features file 3c1d...`). Runs that
+/// hash of the weights file's bytes (`auto file 3c1d...`; a JSON file under
+/// `patterns` adds the embedded pattern weights' id). Runs that
 /// resume from files keep it, so that games or results of another
 /// evaluation (another build's embedded weights, a weights file changed in
 /// between) are not mixed into theirs.
@@ -181,11 +182,13 @@ pub fn eval_id<G: Patterns>(weights: Option<&str>, kind: EvalKind) -> Result<Str
         Some("material") => Ok("material".into()),
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
-            Ok(format!(
-                "{} file {:016x}",
-                kind.name(),
-                fnv1a(FNV1A_START, &bytes)
-            ))
+            let id = format!("{} file {:016x}", kind.name(), fnv1a(FNV1A_START, &bytes));
+            // Feature weights under `patterns` play with the embedded
+            // pattern weights: they are part of the evaluation.
+            if kind == EvalKind::Patterns && !patterns::file::is_binary(&bytes) {
+                return Ok(format!("{id} with {}", embedded_patterns_id::<G>()));
+            }
+            Ok(id)
         }
     }
 }
