@@ -4,7 +4,8 @@
 //! lines, or the games of a PDN text). Each is refused with a one-line error
 //! or read so that what it writes back reads back the same. Each line is
 //! also read as an external engine's: the words of a `cmd=` text, the values
-//! and the score of a `done` or `info` line.
+//! and the score of a `done` or `info` line; and as `--sprt`,
+//! `--adjudicate-win` and `--each` read it.
 #![no_main]
 
 use engine::bushka::tb::Material;
@@ -14,7 +15,9 @@ use selfplay::clock::TimeControl;
 use selfplay::external::{parse_score, split_command, value_of};
 use selfplay::openings::{book_from_pdn, parse_book};
 use selfplay::ratings::parse_anchor;
-use selfplay::spec::EngineSpec;
+use selfplay::game::{parse_win, MAX_WIN_MOVES};
+use selfplay::spec::{with_each, EngineSpec};
+use selfplay::stats::Sprt;
 
 fn one_line(e: impl std::fmt::Display) {
     let e = e.to_string();
@@ -57,6 +60,19 @@ fuzz_target!(|data: &[u8]| {
             if let Some(v) = value_of(line, key) {
                 let _ = parse_score(&v);
             }
+        }
+        // `--sprt`, `--adjudicate-win`, `--each` (with a description).
+        match Sprt::parse(line) {
+            Ok(s) => assert!(s.lower_bound() < 0.0 && s.upper_bound() > 0.0),
+            Err(e) => one_line(e),
+        }
+        match parse_win(line) {
+            Ok((score, moves)) => assert!(score > 0 && (1..=MAX_WIN_MOVES).contains(&moves)),
+            Err(e) => one_line(e),
+        }
+        match with_each(Some(line), "name=a") {
+            Ok(t) => assert!(t.ends_with("name=a")),
+            Err(e) => one_line(e),
         }
         match EngineSpec::parse(line) {
             Ok(s) => {

@@ -31,6 +31,25 @@ pub struct MoveNote {
 /// ply limits allow).
 pub const MAX_WIN_MOVES: usize = 100_000;
 
+/// Reads `SCORE,MOVES` (the `--adjudicate-win` option): a positive score
+/// in centi-men and 1 to [`MAX_WIN_MOVES`] moves.
+pub fn parse_win(text: &str) -> Result<(i32, usize), String> {
+    let (s, m) = text.split_once(',').ok_or("expected SCORE,MOVES")?;
+    let s: i32 = s
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&s| s > 0)
+        .ok_or("SCORE must be a positive whole number")?;
+    let m: usize = m
+        .trim()
+        .parse()
+        .ok()
+        .filter(|&m| (1..=MAX_WIN_MOVES).contains(&m))
+        .ok_or_else(|| format!("MOVES must be a whole number from 1 to {MAX_WIN_MOVES}"))?;
+    Ok((s, m))
+}
+
 /// The harness's limits; all recorded with every game (docs/rules.md 1.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Adjudication {

@@ -116,6 +116,25 @@ fn number<T: std::str::FromStr + PartialOrd>(
 /// tournament holds one table per engine and colour in every game it plays at once.
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
+/// An engine description with `--each`'s items put before it (the
+/// engine's own items, read later, win): `each` may not name the engine.
+pub fn with_each(each: Option<&str>, engine: &str) -> Result<String, String> {
+    let Some(each) = each.map(str::trim).filter(|e| !e.is_empty()) else {
+        return Ok(engine.to_string());
+    };
+    let names_engine = each.split(',').any(|item| {
+        item.split_once('=')
+            .is_some_and(|(k, _)| k.trim() == "name")
+    });
+    if names_engine {
+        return Err(format!(
+            "{}: name= belongs to each --engine",
+            engine::files::quoted(each, 60)
+        ));
+    }
+    Ok(format!("{each},{engine}"))
+}
+
 impl EngineSpec {
     /// What the engine evaluates with, as a short text that changes when
     /// the evaluation does ([`engine::eval::eval_id`]): for `kind=search`

@@ -414,6 +414,35 @@ pub struct Sprt {
 const REGULARIZE: f64 = 1e-3;
 
 impl Sprt {
+    /// Reads `elo0=E0,elo1=E1,alpha=A,beta=B` (the `--sprt` option), any
+    /// order; the error quotes the text escaped and cut.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let quote = |t: &str| engine::files::quoted(t, 40);
+        let mut v = [None; 4];
+        for item in text.split(',') {
+            let (k, x) = item
+                .split_once('=')
+                .ok_or_else(|| format!("expected key=value, got '{}'", quote(item)))?;
+            let x: f64 = x
+                .trim()
+                .parse()
+                .map_err(|_| format!("{} must be a number, got '{}'", quote(k.trim()), quote(x)))?;
+            let i = ["elo0", "elo1", "alpha", "beta"]
+                .iter()
+                .position(|n| *n == k.trim())
+                .ok_or_else(|| format!("unknown key '{}' (elo0, elo1, alpha, beta)", quote(k)))?;
+            v[i] = Some(x);
+        }
+        let need = |i: usize, n: &str| v[i].ok_or_else(|| format!("needs {n}="));
+        Sprt::new(
+            need(0, "elo0")?,
+            need(1, "elo1")?,
+            need(2, "alpha")?,
+            need(3, "beta")?,
+        )
+        .map_err(|e| e.to_string())
+    }
+
     /// Checks and stores the test's parameters (elo0 and elo1 in normalized Elo).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
         let rate_ok = |r: f64| r > 0.0 && r < 1.0;

@@ -39,10 +39,9 @@ pub struct AtlasArgs {
     /// Table size of each engine, in MiB.
     #[arg(long, default_value_t = AtlasConfig::default().hash)]
     pub hash: HashSize,
-    /// Evaluation of the deep search and of the games: `auto` (the game's
-    /// default), `features` or `patterns` (the built-in weights).
-    #[arg(long, default_value = "auto")]
-    pub eval: EvalKind,
+    /// Evaluation of the deep search and of the games.
+    #[command(flatten)]
+    pub eval: super::BuiltInEval,
     /// Measure only the lines of shard K of N (`K/N`); shards share the folder.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -84,7 +83,7 @@ fn config(args: &AtlasArgs) -> Result<AtlasConfig> {
         },
         concurrency: args.concurrency.unwrap_or(defaults.concurrency),
         hash: args.hash,
-        eval: args.eval,
+        eval: args.eval.kind,
         shard: args.shard,
         ..defaults
     };

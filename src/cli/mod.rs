@@ -35,6 +35,16 @@ mod tune;
 use clap::{Parser, Subcommand};
 use engine::GameKind;
 
+/// `--eval` of the research commands: which built-in weights they search
+/// with.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BuiltInEval {
+    /// Evaluation: `auto` (the game's default), `features` or `patterns`
+    /// (the built-in feature or pattern weights).
+    #[arg(long = "eval", default_value = "auto")]
+    pub kind: engine::eval::EvalKind,
+}
+
 /// Writes boards as SVG diagrams (the board renderer of `bushka serve`)
 /// into `folder`, `(file name, board)` each, after removing the SVG files an
 /// earlier report left there: the folder holds the diagrams of the report
@@ -44,6 +54,9 @@ fn write_diagrams(
     boards: &[(String, web::view::BoardView)],
 ) -> anyhow::Result<()> {
     use anyhow::Context as _;
+    if boards.is_empty() && !folder.exists() {
+        return Ok(());
+    }
     std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
     let listing =
         std::fs::read_dir(folder).with_context(|| format!("reading {}", folder.display()))?;

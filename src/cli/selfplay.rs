@@ -4,7 +4,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use engine::eval::EvalSource;
 use engine::eval::{Evaluator, Material};
 use engine::{with_game, GameKind};
-use selfplay::game::{Adjudication, MAX_WIN_MOVES};
+use selfplay::game::Adjudication;
 use selfplay::openings::{generate_book_with_progress, parse_book, BookRecipe};
 use selfplay::spec::EngineSpec;
 use selfplay::stats::Sprt;
@@ -99,53 +99,6 @@ pub struct SelfplayArgs {
     /// NAME=ELO: the engine the joint ratings of three or more engines are anchored on (default: the first engine at 0).
     #[arg(long)]
     pub anchor: Option<String>,
-}
-
-fn parse_sprt(text: &str) -> Result<Sprt> {
-    let mut v = [None; 4];
-    for item in text.split(',') {
-        let (k, x) = item
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--sprt: expected key=value, got '{item}'"))?;
-        let x: f64 = x
-            .trim()
-            .parse()
-            .map_err(|_| anyhow!("--sprt: {k} must be a number, got '{x}'"))?;
-        let i = ["elo0", "elo1", "alpha", "beta"]
-            .iter()
-            .position(|n| *n == k.trim())
-            .ok_or_else(|| anyhow!("--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"))?;
-        v[i] = Some(x);
-    }
-    let need = |i: usize, n: &str| v[i].ok_or_else(|| anyhow!("--sprt needs {n}="));
-    Sprt::new(
-        need(0, "elo0")?,
-        need(1, "elo1")?,
-        need(2, "alpha")?,
-        need(3, "beta")?,
-    )
-    .map_err(|e| anyhow!("--sprt: {e}"))
-}
-
-fn parse_win(text: &str) -> Result<(i32, usize)> {
-    let (s, m) = text
-        .split_once(',')
-        .ok_or_else(|| anyhow!("--adjudicate-win: expected SCORE,MOVES"))?;
-    let s: i32 = s
-        .trim()
-        .parse()
-        .ok()
-        .filter(|&s| s > 0)
-        .ok_or_else(|| anyhow!("--adjudicate-win: SCORE must be a positive whole number"))?;
-    let m: usize = m
-        .trim()
-        .parse()
-        .ok()
-        .filter(|&m| (1..=MAX_WIN_MOVES).contains(&m))
-        .ok_or_else(|| {
-            anyhow!("--adjudicate-win: MOVES must be a whole number from 1 to {MAX_WIN_MOVES}")
-        })?;
-    Ok((s, m))
 }
 
 /// `bushka selfplay`, or one of its subcommands.
@@ -303,7 +256,8 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         a.engines
             .iter()
             .map(|t| {
-                let text = with_each(a.each.as_deref(), t)?;
+                let text = selfplay::spec::with_each(a.each.as_deref(), t)
+                    .map_err(|e| anyhow!("--each {e}"))?;
                 EngineSpec::parse(&text).map_err(|e| anyhow!("--engine {t}: {e}"))
             })
             .collect::<Result<_>>()?
@@ -331,7 +285,8 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         .collect();
     let (win_score, win_moves) = match &a.adjudicate_win {
         Some(t) => {
-            let (s, m) = parse_win(t)?;
+            let (s, m) =
+                selfplay::game::parse_win(t).map_err(|e| anyhow!("--adjudicate-win: {e}"))?;
             (Some(s), m)
         }
         None => (None, 4),
@@ -351,7 +306,11 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
             win_score,
             win_moves,
         },
-        sprt: a.sprt.as_deref().map(parse_sprt).transpose()?,
+        sprt: a
+            .sprt
+            .as_deref()
+            .map(|t| Sprt::parse(t).map_err(|e| anyhow!("--sprt: {e}")))
+            .transpose()?,
         pdn: a.pdn.clone(),
         data: a.data.clone(),
         dedup: a.dedup,
@@ -367,22 +326,6 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         anchor: a.anchor.clone(),
     };
     Ok(cfg)
-}
-
-/// The text of an engine description with the `--each` options put first,
-/// so that the engine's own options override them.
-fn with_each(each: Option<&str>, engine: &str) -> Result<String> {
-    let Some(each) = each.map(str::trim).filter(|e| !e.is_empty()) else {
-        return Ok(engine.to_string());
-    };
-    let names_engine = each.split(',').any(|item| {
-        item.split_once('=')
-            .is_some_and(|(k, _)| k.trim() == "name")
-    });
-    if names_engine {
-        bail!("--each {each}: name= belongs to each --engine");
-    }
-    Ok(format!("{each},{engine}"))
 }
 
 /// Warns when the games played at once could ask for more threads than

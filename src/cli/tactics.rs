@@ -2,7 +2,7 @@
 //! problem set with the engine (the research crate's inventory of tactics).
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::eval::{EvalKind, EvalSource, Evaluator, Material};
+use engine::eval::{EvalSource, Evaluator, Material};
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
 use engine::{with_game, Game, GameKind};
@@ -49,10 +49,9 @@ pub struct MineArgs {
     /// Table size of each search thread, in MiB.
     #[arg(long, default_value_t = MineConfig::default().hash)]
     pub hash: HashSize,
-    /// Evaluation of the searches: `auto` (the game's default), `features`
-    /// or `patterns` (the built-in weights).
-    #[arg(long, default_value = "auto")]
-    pub eval: EvalKind,
+    /// Evaluation of the searches.
+    #[command(flatten)]
+    pub eval: super::BuiltInEval,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -70,10 +69,9 @@ pub struct SolveArgs {
     /// Search depth per problem.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
-    /// Evaluation of the search: `auto` (the game's default), `features`
-    /// or `patterns` (the built-in weights).
-    #[arg(long, default_value = "auto")]
-    pub eval: EvalKind,
+    /// Evaluation of the search.
+    #[command(flatten)]
+    pub eval: super::BuiltInEval,
 }
 
 /// `bushka tactics`.
@@ -95,7 +93,7 @@ where
         verify: args.verify,
         min_gain: args.min_gain,
         hash: args.hash,
-        eval: args.eval,
+        eval: args.eval.kind,
     };
     cfg.check().map_err(|e| anyhow!(e))?;
     if args.out.extension().is_some_and(|e| e == "md") {
@@ -454,7 +452,7 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
     }
     let text = std::fs::read_to_string(&args.problems)
         .with_context(|| format!("{}", args.problems.display()))?;
-    let eval = G::select_eval(None, args.eval).map_err(|e| anyhow!("--eval: {e}"))?;
+    let eval = G::select_eval(None, args.eval.kind).map_err(|e| anyhow!("--eval: {e}"))?;
     let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
     let (mut solved, mut total) = (0, 0);
     for (i, line) in text.lines().enumerate() {

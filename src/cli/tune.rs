@@ -339,7 +339,11 @@ fn frozen<G: Features>(names: &[String]) -> Result<Vec<usize>> {
         .iter()
         .map(|n| {
             G::feature_index(n).ok_or_else(|| {
-                anyhow::anyhow!("--freeze: '{n}' is not a weight of {}", G::KIND.name())
+                anyhow::anyhow!(
+                    "--freeze: '{}' is not a weight of {}",
+                    engine::files::quoted(n, 60),
+                    G::KIND.name()
+                )
             })
         })
         .collect()

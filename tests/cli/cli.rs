@@ -155,8 +155,10 @@ fn bench_speedup_prints_a_table_of_both_thread_counts() {
         let f: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(f[0], (i + 1).to_string(), "{row}");
         assert_eq!((f[2], f[4]), ("ms", "ms"), "{row}");
+        // A number, not a speed: a position searched in microseconds can
+        // print 0.00 when the threads' start is slow on a loaded machine.
         let ratio: f64 = f[5].parse().expect(row);
-        assert!(ratio > 0.0, "{row}");
+        assert!(ratio.is_finite() && ratio >= 0.0, "{row}");
     }
     let total: Vec<&str> = lines[positions + 1].split_whitespace().collect();
     assert_eq!(total[0], "total", "{text}");

@@ -266,3 +266,43 @@ fn a_run_of_too_many_games_is_refused_before_its_schedule() {
     let err = run::<bushka::Position>(&cfg).unwrap_err();
     assert!(err.contains("at most"), "{err}");
 }
+
+/// The options `--sprt`, `--adjudicate-win` and `--each` read their text
+/// here; a refusal names the problem in one line, the text escaped.
+#[test]
+fn option_texts_read_or_are_refused_in_one_line() {
+    use selfplay::game::parse_win;
+    use selfplay::spec::with_each;
+    use selfplay::stats::Sprt;
+    let s = Sprt::parse("beta=0.05,alpha=0.05,elo1=5,elo0=0").unwrap();
+    assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+    for (bad, word) in [
+        ("elo0=0,elo1=5,alpha=0.05", "needs beta="),
+        ("elo0\n0", "expected key=value, got 'elo0\\n0'"),
+        ("elo\r0=1", "unknown key 'elo\\r0'"),
+        ("elo0=x\u{2028}", "must be a number, got 'x\\u{2028}'"),
+        ("elo0=5,elo1=0,alpha=0.05,beta=0.05", "elo"),
+    ] {
+        let e = Sprt::parse(bad).unwrap_err();
+        assert!(e.contains(word), "{bad:?}: {e}");
+        assert!(!e.contains(['\n', '\r', '\u{2028}']), "{e:?}");
+    }
+    assert_eq!(parse_win("400, 6"), Ok((400, 6)));
+    for (bad, word) in [
+        ("400", "SCORE,MOVES"),
+        ("0,6", "SCORE must be"),
+        ("400,0", "MOVES must be"),
+    ] {
+        assert!(parse_win(bad).unwrap_err().contains(word), "{bad}");
+    }
+    assert_eq!(
+        with_each(Some("tc=8+0.1"), "name=a").unwrap(),
+        "tc=8+0.1,name=a"
+    );
+    assert_eq!(with_each(None, "name=a").unwrap(), "name=a");
+    let e = with_each(Some("name=\nx"), "name=a").unwrap_err();
+    assert!(
+        e.contains("name= belongs to each --engine") && !e.contains('\n'),
+        "{e}"
+    );
+}
