@@ -188,7 +188,12 @@ pub fn parse_sbatch(text: &str) -> Result<u64, String> {
     let first = text.trim().split(';').next().unwrap_or("");
     first
         .parse()
-        .map_err(|_| format!("sbatch answered '{}', not a job id", text.trim()))
+        .map_err(|_| {
+            format!(
+                "sbatch answered '{}', not a job id",
+                engine::files::quoted(text.trim(), 200)
+            )
+        })
 }
 
 /// Array ranges for `sbatch --array`: `1-3,5,7-8`.
@@ -653,6 +658,9 @@ mod tests {
         assert_eq!(parse_sbatch("1234\n"), Ok(1234));
         assert_eq!(parse_sbatch("77;cluster"), Ok(77));
         assert!(parse_sbatch("sbatch: error: x").is_err());
+        // The answer is quoted in one line (a fuzz find: "W\n\u{6}").
+        let e = parse_sbatch("W\n\u{6}").unwrap_err();
+        assert!(e.contains("'W\\n\\u{6}'"), "{e}");
     }
 
     #[test]
