@@ -68,7 +68,7 @@ impl std::str::FromStr for GameKind {
             "bashnya" | "bashni" => Ok(GameKind::Bashnya),
             _ => Err(format!(
                 "unknown game '{}' (expected bushka or bashnya)",
-                crate::files::escape_controls(s)
+                crate::files::quoted(s, 40)
             )),
         }
     }
@@ -87,25 +87,25 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PositionError {
     /// The overall shape is wrong (missing fields, bad side letter, ...).
-    #[error("malformed position: {}", crate::files::escape_controls(.0))]
+    #[error("malformed position: {}", crate::files::quoted(.0, 120))]
     Malformed(String),
     /// A square name that does not exist on this board.
-    #[error("unknown square '{}'", crate::files::escape_controls(.0))]
+    #[error("unknown square '{}'", crate::files::quoted(.0, 120))]
     UnknownSquare(String),
     /// A light square, where no piece stands.
-    #[error("square '{}' is a light square (pieces stand on the dark ones)", crate::files::escape_controls(.0))]
+    #[error("square '{}' is a light square (pieces stand on the dark ones)", crate::files::quoted(.0, 120))]
     LightSquare(String),
     /// The same square given twice.
-    #[error("square {} listed twice", crate::files::escape_controls(.0))]
+    #[error("square {} listed twice", crate::files::quoted(.0, 120))]
     DuplicateSquare(String),
     /// A man standing where it would already have been promoted.
-    #[error("{} man on {}, its promotion row, would be a king", .0, crate::files::escape_controls(.1))]
+    #[error("{} man on {}, its promotion row, would be a king", .0, crate::files::quoted(.1, 120))]
     ManOnPromotionRow(&'static str, String),
     /// A column description with no pieces or an unknown piece letter.
-    #[error("bad column on {}: {}", crate::files::escape_controls(.0), crate::files::escape_controls(.1))]
+    #[error("bad column on {}: {}", crate::files::quoted(.0, 120), crate::files::quoted(.1, 120))]
     BadColumn(String, String),
     /// More pieces than the game can hold.
-    #[error("too many pieces: {}", crate::files::escape_controls(.0))]
+    #[error("too many pieces: {}", crate::files::quoted(.0, 120))]
     TooManyPieces(String),
 }
 
@@ -113,13 +113,13 @@ pub enum PositionError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not in the game's notation.
-    #[error("cannot read move '{}': {}", crate::files::escape_controls(.0), crate::files::escape_controls(.1))]
+    #[error("cannot read move '{}': {}", crate::files::quoted(.0, 120), crate::files::quoted(.1, 120))]
     Syntax(String, String),
     /// Well-formed, but no legal move matches.
-    #[error("illegal move '{}'", crate::files::escape_controls(.0))]
+    #[error("illegal move '{}'", crate::files::quoted(.0, 120))]
     Illegal(String),
     /// Several legal moves match the text.
-    #[error("ambiguous move '{}': could be {}", crate::files::escape_controls(.0), .1)]
+    #[error("ambiguous move '{}': could be {}", crate::files::quoted(.0, 120), .1)]
     Ambiguous(String, String),
 }
 

@@ -333,7 +333,11 @@ impl Hub {
     }
 
     fn error(&self, message: &str) {
-        self.say(&format!("error message={}", quote(message)));
+        // Whatever the message quotes stays one short protocol line.
+        self.say(&format!(
+            "error message={}",
+            quote(&crate::files::quoted(message, 300))
+        ));
     }
 
     fn searching(&self) -> bool {
@@ -640,10 +644,12 @@ fn command_of(line: &str) -> Option<String> {
     tokenize(line).ok().map(|(cmd, _)| cmd)
 }
 
-/// The next input line without its line break (`None` at the end of the
-/// input). A line longer than [`MAX_LINE`] bytes is passed over and read as
-/// an error, so one line without an end cannot fill the memory.
-fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
+/// The next input line without its line break (`\n` or `\r\n`; `None` at
+/// the end of the input), as [`run`] reads it. A line longer than
+/// [`MAX_LINE`] bytes is passed over and read as an error, so one line
+/// without an end cannot fill the memory; a line that is not UTF-8 is an
+/// error too (`InvalidData` both, the input read past them).
+pub fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
     let mut buf = Vec::new();
     match read_line_capped(input, &mut buf, MAX_LINE)? {
         LineRead::End => return Ok(None),

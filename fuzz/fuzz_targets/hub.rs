@@ -1,12 +1,12 @@
-//! Hub protocol sessions: each input is a whole script of lines fed to one
-//! hub. Searches are kept tiny so no input can hang the target: a `level`
+//! Hub protocol sessions: each input is a whole script of lines, read by
+//! the hub's line reader, fed to one hub. Searches are kept tiny so no input can hang the target: a `level`
 //! that could search long is followed by `level nodes=200`, a game switch
 //! (which keeps the limits) by the last safe level all the same, and hash,
 //! threads, weights and tb values are bounded (the protocol allows 64 GB
 //! tables, and weights or tables named by path are read from disk).
 #![no_main]
 
-use engine::hub::{tokenize, Hub, Output};
+use engine::hub::{next_line, tokenize, Hub, Output};
 use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
@@ -116,9 +116,24 @@ fn sanitize(line: &str, level: &mut String) -> Vec<String> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(script) = std::str::from_utf8(data) else {
-        return;
-    };
+    // The script's lines as the hub's input thread reads them: line breaks,
+    // a carriage return before one, lines that are not UTF-8 (one error
+    // each, in one line, the input read past them).
+    let mut input = std::io::Cursor::new(data);
+    let mut script = Vec::new();
+    while script.len() < MAX_LINES {
+        match next_line(&mut input) {
+            Ok(None) => break,
+            Ok(Some(line)) => {
+                assert!(!line.contains('\n'), "a line holds its break: {line:?}");
+                script.push(line);
+            }
+            Err(e) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+                fuzz_support::assert_one_line(&e.to_string());
+            }
+        }
+    }
     HUB.with(|cell| {
         let mut cell = cell.borrow_mut();
         let (hub, sink) = cell.get_or_insert_with(|| {
@@ -130,8 +145,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(hub.handle(line));
         }
         let mut level = SAFE_LEVEL.to_string();
-        'script: for raw in script.split('\n').take(MAX_LINES) {
-            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        'script: for raw in &script {
             for line in sanitize(raw, &mut level) {
                 if !hub.handle(&line) {
                     break 'script;
@@ -148,6 +162,11 @@ fuzz_target!(|data: &[u8]| {
                 "a carriage return in a protocol line: {l:?}"
             );
             let word = l.split(' ').next().unwrap_or("");
+            if word == "error" {
+                // Whatever an error quotes is escaped and cut.
+                fuzz_support::assert_one_line(l);
+                assert!(l.len() < 2000, "a long error line: {} bytes", l.len());
+            }
             assert!(
                 ["id", "param", "wait", "ready", "pong", "info", "done", "error"].contains(&word),
                 "unexpected protocol output line: {l}"

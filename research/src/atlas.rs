@@ -293,7 +293,7 @@ impl LineResult {
     /// Checks the counts agree with each other (a results file may have been
     /// edited or damaged).
     pub fn consistent(&self) -> Result<(), String> {
-        let line = engine::files::escape_controls(&self.line);
+        let line = engine::files::quoted(&self.line, 80);
         let sum = self.white_wins + self.draws + self.black_wins;
         if sum != self.games {
             return Err(format!(
@@ -472,7 +472,7 @@ pub fn check_settings(
     if old != settings {
         return Err(format!(
             "holds results of other settings ({}); use another --out",
-            engine::files::escape_controls(old)
+            engine::files::quoted(old, 200)
         ));
     }
     if report_only {
@@ -486,7 +486,7 @@ pub fn check_settings(
         Some(old) => Err(format!(
             "holds results of another evaluation ({}; this build's is {eval}); \
              use another --out, or --report-only",
-            engine::files::escape_controls(old)
+            engine::files::quoted(old, 200)
         )),
         None => Err(
             "does not record the evaluation its results were measured with (an \

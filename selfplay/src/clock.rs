@@ -312,9 +312,9 @@ impl ClockStats {
         if found.as_deref() != Some(tc.to_string().as_str()) {
             return Err(format!(
                 "game {} was played with {} time control {}, not {tc}: resume with the same options",
-                rec.round,
+                engine::files::quoted(&rec.round, 40),
                 side_name(side),
-                found.as_deref().unwrap_or("none")
+                engine::files::quoted(found.as_deref().unwrap_or("none"), 40)
             ));
         }
         let used_tag = format!("{}TimeUsed", side_name(side));

@@ -166,7 +166,7 @@ fn command_output(program: &str, args: &[String]) -> Result<String, String> {
         return Err(format!(
             "{program} {} failed: {}",
             args.join(" "),
-            err.trim().lines().next().unwrap_or("no message")
+            engine::files::quoted(err.trim().lines().next().unwrap_or("no message"), 200)
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
@@ -186,14 +186,12 @@ pub fn parse_squeue(text: &str) -> HashMap<usize, String> {
 /// The job id `sbatch --parsable` printed (`ID` or `ID;CLUSTER`).
 pub fn parse_sbatch(text: &str) -> Result<u64, String> {
     let first = text.trim().split(';').next().unwrap_or("");
-    first
-        .parse()
-        .map_err(|_| {
-            format!(
-                "sbatch answered '{}', not a job id",
-                engine::files::quoted(text.trim(), 200)
-            )
-        })
+    first.parse().map_err(|_| {
+        format!(
+            "sbatch answered '{}', not a job id",
+            engine::files::quoted(text.trim(), 200)
+        )
+    })
 }
 
 /// Array ranges for `sbatch --array`: `1-3,5,7-8`.
@@ -230,7 +228,8 @@ fn accounting(job: u64, task: usize) -> Option<String> {
     let out = command_output("sacct", &args).ok()?;
     let line = out.lines().next()?.trim().to_string();
     let (state, exit) = line.split_once('|')?;
-    Some(format!("sacct: {state}, exit {exit}"))
+    let q = |t: &str| engine::files::quoted(t, 40);
+    Some(format!("sacct: {}, exit {}", q(state), q(exit)))
 }
 
 /// The driver of one run.

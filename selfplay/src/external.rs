@@ -47,9 +47,13 @@ impl<G: Game> ExternalPlayer<G> {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("engine {}: cannot start '{cmd}': {e}", spec.name))?;
+        let mut child = command.spawn().map_err(|e| {
+            format!(
+                "engine {}: cannot start '{}': {e}",
+                spec.name,
+                engine::files::quoted(cmd, 200)
+            )
+        })?;
         let input = child.stdin.take().ok_or("no engine stdin")?;
         let out = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
         let (tx, lines) = sync_channel(LINES_AHEAD);
@@ -137,7 +141,12 @@ impl<G: Game> ExternalPlayer<G> {
         loop {
             match self.next_line(deadline) {
                 Ok(l) if l.starts_with(prefix) => return Ok(l),
-                Ok(l) if l.starts_with("error") => return Err(format!("engine said: {l}")),
+                Ok(l) if l.starts_with("error") => {
+                    return Err(format!(
+                        "engine said: {}",
+                        engine::files::quoted(&l, crate::player::MAX_QUOTED)
+                    ))
+                }
                 Ok(_) => {}
                 Err(None) => return Err("timeout".into()),
                 Err(Some(why)) => return Err(why),

@@ -69,6 +69,14 @@ pub fn read_part(json: &Path) -> Result<ShardPart, String> {
         let e = engine::files::escape_controls(&e.to_string());
         format!("{}: not a selfplay summary: {e}", json.display())
     })?;
+    // The id is printed and compared as it is: 16 hex digits, as written.
+    if run.id.len() != 16 || !run.id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "{}: run id '{}' is not 16 hex digits",
+            json.display(),
+            engine::files::quoted(&run.id, 40)
+        ));
+    }
     let shard = run.shard.ok_or_else(|| {
         format!(
             "{}: the summary of a whole run, not of a shard (no --shard)",
@@ -242,14 +250,16 @@ impl Plan {
                 .and_then(|id| by_id.get(&id))
                 .ok_or_else(|| {
                     format!(
-                        "{}: game round '{round}' is not part of shard {shard}",
-                        origin.display()
+                        "{}: game round '{}' is not part of shard {shard}",
+                        origin.display(),
+                        engine::files::quoted(&round, 40)
                     )
                 })?;
             if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| *id != self.id) {
                 return Err(format!(
-                    "{}: game {round} belongs to run {id}, not to run {}",
+                    "{}: game {round} belongs to run {}, not to run {}",
                     origin.display(),
+                    engine::files::quoted(id, 40),
                     self.id
                 ));
             }

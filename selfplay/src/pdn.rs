@@ -339,10 +339,7 @@ pub enum PdnError {
         line: usize,
     },
     /// A tag line that is not `[Name "value"]`.
-    #[error(
-        "line {line}: malformed tag: {}",
-        engine::files::escape_controls(reason)
-    )]
+    #[error("line {line}: malformed tag: {}", engine::files::quoted(reason, 200))]
     BadTag {
         /// The tag's line.
         line: usize,
@@ -350,7 +347,7 @@ pub enum PdnError {
         reason: String,
     },
     /// A result tag or token that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[error("line {line}: bad result '{}'", engine::files::escape_controls(text))]
+    #[error("line {line}: bad result '{}'", engine::files::quoted(text, 80))]
     BadResult {
         /// Where it stands.
         line: usize,
@@ -370,7 +367,7 @@ pub enum PdnError {
     /// Movetext that neither is a move nor belongs in one.
     #[error(
         "line {line}: unexpected '{}' in movetext",
-        engine::files::escape_controls(text)
+        engine::files::quoted(text, 80)
     )]
     Unexpected {
         /// Where it stands.
@@ -902,7 +899,7 @@ pub enum ReplayError {
     #[error("bad FEN: {0}")]
     BadPosition(#[from] PositionError),
     /// A move that cannot be read or is not legal.
-    #[error("ply {} ({}): {reason}", .index + 1, engine::files::escape_controls(text))]
+    #[error("ply {} ({}): {reason}", .index + 1, engine::files::quoted(text, 80))]
     IllegalMove {
         /// The move's index in the record (0 for the first move).
         index: usize,
@@ -912,7 +909,7 @@ pub enum ReplayError {
         reason: MoveError,
     },
     /// A move after the game had ended in a draw by threefold repetition.
-    #[error("ply {} ({}): the game had already ended, drawn by threefold repetition", .index + 1, engine::files::escape_controls(text))]
+    #[error("ply {} ({}): the game had already ended, drawn by threefold repetition", .index + 1, engine::files::quoted(text, 80))]
     AfterRepetition {
         /// The move's index in the record (0 for the first move).
         index: usize,

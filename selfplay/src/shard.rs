@@ -65,7 +65,7 @@ impl FromStr for Shard {
         let bad = || {
             format!(
                 "shard '{}': expected K/N with 1 <= K <= N, for example 3/8",
-                engine::files::escape_controls(text)
+                engine::files::quoted(text, 40)
             )
         };
         let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
@@ -174,9 +174,12 @@ impl RunOptions {
 
     /// The game these options play.
     pub fn kind(&self) -> Result<GameKind, String> {
-        self.game
-            .parse()
-            .map_err(|_| format!("unknown game '{}' in the run's options", self.game))
+        self.game.parse().map_err(|_| {
+            format!(
+                "unknown game '{}' in the run's options",
+                engine::files::quoted(&self.game, 40)
+            )
+        })
     }
 
     /// A configuration that plays and counts the same games, writing no file.
@@ -203,7 +206,10 @@ impl RunOptions {
         let engines = self
             .engines
             .iter()
-            .map(|e| EngineSpec::parse(e).map_err(|err| format!("engine '{e}': {err}")))
+            .map(|e| {
+                EngineSpec::parse(e)
+                    .map_err(|err| format!("engine '{}': {err}", engine::files::quoted(e, 60)))
+            })
             .collect::<Result<_, _>>()?;
         let sprt = match self.sprt {
             Some([e0, e1, a, b]) => Some(Sprt::new(e0, e1, a, b).map_err(|e| e.to_string())?),

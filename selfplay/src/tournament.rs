@@ -817,14 +817,15 @@ fn resume<G: Game>(
             format!(
                 "{}: game round '{}' is not part of this run",
                 pdn.display(),
-                rec.round
+                engine::files::quoted(&rec.round, 40)
             )
         })?;
         if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| **id != outputs.run.id) {
             return Err(format!(
-                "{}: game {} belongs to run {id}, not to this run ({}): resume with the same options and the same evaluation weights",
+                "{}: game {} belongs to run {}, not to this run ({}): resume with the same options and the same evaluation weights",
                 pdn.display(),
                 rec.round,
+                engine::files::quoted(id, 40),
                 outputs.run.id
             ));
         }
@@ -847,10 +848,11 @@ fn resume<G: Game>(
                         .map_err(|e| format!("{}: {e}", pdn.display()))?;
                 } else if let Some(found) = recorded_control(&rec, side) {
                     return Err(format!(
-                        "{}: game {} was played with {} time control {found}, not without a clock: resume with the same options",
+                        "{}: game {} was played with {} time control {}, not without a clock: resume with the same options",
                         pdn.display(),
                         rec.round,
-                        side.name()
+                        side.name(),
+                        engine::files::quoted(&found, 40)
                     ));
                 }
             }

@@ -11,7 +11,8 @@ pub fn read_position<G: Game>(text: &str) -> Result<G> {
     if text.trim() == "start" {
         Ok(G::start())
     } else {
-        G::parse_position(text).with_context(|| format!("bad --position '{text}'"))
+        G::parse_position(text)
+            .with_context(|| format!("bad --position '{}'", engine::files::quoted(text, 60)))
     }
 }
 

@@ -258,7 +258,8 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
             .map(|t| {
                 let text = selfplay::spec::with_each(a.each.as_deref(), t)
                     .map_err(|e| anyhow!("--each {e}"))?;
-                EngineSpec::parse(&text).map_err(|e| anyhow!("--engine {t}: {e}"))
+                EngineSpec::parse(&text)
+                    .map_err(|e| anyhow!("--engine {}: {e}", engine::files::quoted(t, 60)))
             })
             .collect::<Result<_>>()?
     };

@@ -259,8 +259,9 @@ fn open_journal<G: Game>(
             .with_context(|| format!("{}", path.display()))?,
         Some(first) if first == head => {}
         Some(first) => bail!(
-            "{} is the journal of another mining run ({first}); remove it, or mine as it did",
-            path.display()
+            "{} is the journal of another mining run ({}); remove it, or mine as it did",
+            path.display(),
+            engine::files::quoted(first, 200)
         ),
     }
     let mut done = tactics::Mined::new();

@@ -156,6 +156,7 @@ fn a_whole_session() {
     }
 
     // Errors keep the engine alive.
+    let long_level = format!("level depth={}", "9".repeat(5000));
     for (bad, why) in [
         ("frobnicate", "unknown command 'frobnicate'"),
         (r#"pos pos="W:Wz1:B""#, "unknown square 'z1'"),
@@ -177,6 +178,9 @@ fn a_whole_session() {
             "unknown parameter 'colour'",
         ),
         ("go fast", "expected 'go think'"),
+        // What an error quotes is escaped (a bidi override) and cut.
+        ("\u{202e}abc", "u{202e}abc'"),
+        (long_level.as_str(), "999..."),
     ] {
         h.send(bad);
         let l = h.next();
@@ -184,6 +188,7 @@ fn a_whole_session() {
             l.starts_with("error message=\"") && l.contains(why),
             "{bad}: {l}"
         );
+        assert!(l.len() < 400, "{} bytes: {l}", l.len());
     }
     h.send("ping");
     assert_eq!(h.next(), "pong");

@@ -220,7 +220,10 @@ impl Checkpoint {
             match self.key.iter().find(|(n, _)| n == name) {
                 Some((_, there)) if there == value => {}
                 Some((_, there)) => {
-                    return Err(other(format!("{name} {there} there, {value} here")))
+                    return Err(other(format!(
+                        "{name} {} there, {value} here",
+                        engine::files::quoted(there, 60)
+                    )))
                 }
                 None => return Err(other(format!("it has no {name}"))),
             }

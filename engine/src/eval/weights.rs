@@ -47,14 +47,14 @@ pub enum WeightsError {
     #[error("weights file: missing key '{0}'")]
     MissingKey(String),
     /// A top-level key this format does not have.
-    #[error("weights file: unknown key '{}'", crate::files::escape_controls(.0))]
+    #[error("weights file: unknown key '{}'", crate::files::quoted(.0, 80))]
     UnknownKey(String),
     /// A top-level key with a value of the wrong type.
     #[error("weights file: key '{0}' has the wrong type ({1})")]
     BadKey(String, &'static str),
     /// The file is for another format version (or the version is not a
     /// whole number); what the file gave is shown cut to 40 characters.
-    #[error("weights file: format version {}, this program reads version {expected}", crate::files::escape_controls(.found))]
+    #[error("weights file: format version {}, this program reads version {expected}", crate::files::quoted(.found, 80))]
     Version {
         /// The version in the file.
         found: String,
@@ -62,7 +62,7 @@ pub enum WeightsError {
         expected: u64,
     },
     /// The file is for the other game (or an unknown one).
-    #[error("weights file: key 'game' is '{}', expected '{expected}'", crate::files::escape_controls(.found))]
+    #[error("weights file: key 'game' is '{}', expected '{expected}'", crate::files::quoted(.found, 80))]
     WrongGame {
         /// The game named in the file.
         found: String,
@@ -73,7 +73,7 @@ pub enum WeightsError {
     #[error("weights file: missing weight '{0}'")]
     MissingWeight(String),
     /// A weight name that is not a feature of the game.
-    #[error("weights file: unknown weight '{}'", crate::files::escape_controls(.0))]
+    #[error("weights file: unknown weight '{}'", crate::files::quoted(.0, 80))]
     UnknownWeight(String),
     /// A weight half (`mg` or `eg`) that is not a number.
     #[error("weights file: weight '{0}' is not a number")]
@@ -84,7 +84,7 @@ pub enum WeightsError {
     /// A key given twice in one object (JSON readers differ on which one
     /// counts, so neither is taken), named by its path of keys
     /// (`weights.tempo.mg`), cut to 60 characters.
-    #[error("weights file: key '{}' is given twice", crate::files::escape_controls(.0))]
+    #[error("weights file: key '{}' is given twice", crate::files::quoted(.0, 80))]
     DuplicateKey(String),
     /// A weight beyond [`MAX_WEIGHT`] in magnitude.
     #[error("weights file: weight '{0}' is out of range (at most {MAX_WEIGHT} in magnitude)")]

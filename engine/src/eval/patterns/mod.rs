@@ -253,7 +253,8 @@ impl std::str::FromStr for EvalKind {
             "features" => Ok(EvalKind::Features),
             "patterns" => Ok(EvalKind::Patterns),
             _ => Err(format!(
-                "unknown evaluation '{s}' (auto, features or patterns)"
+                "unknown evaluation '{}' (auto, features or patterns)",
+                crate::files::quoted(s, 40)
             )),
         }
     }
