@@ -87,7 +87,7 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PositionError {
     /// The overall shape is wrong (missing fields, bad side letter, ...).
-    #[error("malformed position: {}", crate::files::quoted(.0, 120))]
+    #[error("malformed position: {}", crate::files::quoted(.0, 200))]
     Malformed(String),
     /// A square name that does not exist on this board.
     #[error("unknown square '{}'", crate::files::quoted(.0, 120))]

@@ -67,7 +67,10 @@ pub fn tokenize(line: &str) -> Result<(String, Args), String> {
                 }
             }
             if !closed {
-                return Err(format!("unterminated quote in the value of '{key}'"));
+                return Err(format!(
+                    "unterminated quote in the value of '{}'",
+                    crate::files::quoted(&key, 40)
+                ));
             }
         } else {
             while let Some(&c) = chars.peek() {
@@ -387,7 +390,8 @@ impl Hub {
             "ping" => self.say("pong"),
             "stop" => self.stop_search(),
             _ if self.searching() && self.search_unbounded => self.error(&format!(
-                "busy searching without a limit: send 'stop' before '{cmd}'"
+                "busy searching without a limit: send 'stop' before '{}'",
+                crate::files::quoted(&cmd, 40)
             )),
             "hub" => self.identify(),
             "init" => self.say("ready"),
@@ -430,7 +434,10 @@ impl Hub {
                 }
                 _ => self.error("set-param needs name=... value=..."),
             },
-            other => self.error(&format!("unknown command '{other}'")),
+            other => self.error(&format!(
+                "unknown command '{}'",
+                crate::files::quoted(other, 60)
+            )),
         }
         true
     }
@@ -552,7 +559,12 @@ impl Hub {
                 });
                 self.eval = kind;
             }
-            other => return Err(format!("unknown parameter '{other}'")),
+            other => {
+                return Err(format!(
+                    "unknown parameter '{}'",
+                    crate::files::quoted(other, 60)
+                ))
+            }
         }
         Ok(())
     }
@@ -562,7 +574,8 @@ fn parse_in(value: &str, min: usize, max: usize, what: &str) -> Result<usize, St
     match value.parse::<usize>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
         _ => Err(format!(
-            "{what} must be a whole number from {min} to {max}, got '{value}'"
+            "{what} must be a whole number from {min} to {max}, got '{}'",
+            crate::files::quoted(value, 60)
         )),
     }
 }
@@ -570,7 +583,10 @@ fn parse_in(value: &str, min: usize, max: usize, what: &str) -> Result<usize, St
 fn seconds(value: &str, what: &str) -> Result<Duration, String> {
     match value.parse::<f64>() {
         Ok(s) if (0.0..1e9).contains(&s) => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("{what} must be a number of seconds, got '{value}'")),
+        _ => Err(format!(
+            "{what} must be a number of seconds, got '{}'",
+            crate::files::quoted(value, 60)
+        )),
     }
 }
 
@@ -590,14 +606,16 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
         }
         let v = v
             .as_deref()
-            .ok_or_else(|| format!("level: '{k}' needs a value"))?;
+            .ok_or_else(|| format!("level: '{}' needs a value", crate::files::quoted(k, 40)))?;
         match k.as_str() {
             "depth" => l.depth = Some(parse_in(v, 1, 100, "depth")? as u32),
             "nodes" => {
-                l.nodes =
-                    Some(v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        format!("nodes must be a positive whole number, got '{v}'")
-                    })?);
+                l.nodes = Some(v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!(
+                        "nodes must be a positive whole number, got '{}'",
+                        crate::files::quoted(v, 60)
+                    )
+                })?);
             }
             "move-time" => l.movetime = Some(seconds(v, "move-time")?),
             "time" => {
@@ -615,7 +633,12 @@ fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
                     .get_or_insert(Clock::new(Duration::ZERO, Duration::ZERO))
                     .moves_to_go = Some(parse_in(v, 1, 10_000, "moves-to-go")? as u32);
             }
-            other => return Err(format!("level: unknown limit '{other}'")),
+            other => {
+                return Err(format!(
+                    "level: unknown limit '{}'",
+                    crate::files::quoted(other, 40)
+                ))
+            }
         }
     }
     l.clock = clock;

@@ -108,7 +108,7 @@ impl std::str::FromStr for HashSize {
         let mib = s.trim().parse::<usize>().map_err(|_| {
             format!(
                 "hash must be a whole number of MiB, got '{}'",
-                crate::files::escape_controls(s)
+                crate::files::quoted(s, 40)
             )
         })?;
         HashSize::mib(mib)

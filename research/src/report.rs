@@ -2,11 +2,12 @@
 //! their most testing replies, as JSON and as a Markdown report.
 //!
 //! * **Verdict** of a line, from its Elo interval for White: `gains` (the
-//!   whole 95% interval above 0), `loses` (below 0), else `holds`.
+//!   whole 95% interval above 0), `loses` (below 0), else `holds`; `n/a`
+//!   with fewer than two pairs (no interval).
 //! * **Character**, from the share of decisive games against the other lines
 //!   of the same length: the third with the most decisive games is `sharp`,
 //!   the third with the most draws `quiet`, the rest `balanced`.
-//! * **Main alleys**: the first moves that do not lose and are not clearly
+//! * **Main alleys**: the first moves with a verdict that do not lose and are not clearly
 //!   worse than the best one (their interval reaches the best one's lower
 //!   end), each with its most testing reply (the one that leaves White the
 //!   lowest score) and the deep search's principal variation.
@@ -218,6 +219,11 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
     let _ = writeln!(md, "## Main alleys\n");
     if atlas.first_moves.is_empty() {
         let _ = writeln!(md, "No first move measured yet.\n");
+    } else if alleys.is_empty() && atlas.first_moves.iter().all(|f| f.verdict == "n/a") {
+        let _ = writeln!(
+            md,
+            "None: one pair a line (games at a fixed depth) gives no interval.\n"
+        );
     } else if alleys.is_empty() {
         let _ = writeln!(md, "None: every first move measured loses for White.\n");
     }

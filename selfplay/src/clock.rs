@@ -48,7 +48,7 @@ impl FromStr for TimeControl {
     /// fractions allowed; the base must be positive).
     fn from_str(text: &str) -> Result<Self, String> {
         let bad = |why: &str| {
-            let text = engine::files::escape_controls(text);
+            let text = engine::files::quoted(text, 40);
             format!("time control '{text}': {why}")
         };
         let (moves, rest) = match text.split_once('/') {

@@ -22,7 +22,6 @@ use crate::merge::{check, merge, read_part, MergeOutputs, Plan, ShardResults};
 use crate::shard::{RunInfo, Shard};
 use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
-use engine::files::escape_controls;
 use engine::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};
@@ -110,15 +109,15 @@ impl State {
         let state: State = serde_json::from_str(text).map_err(|e| {
             format!(
                 "not a cluster state file: {}",
-                escape_controls(&e.to_string())
+                engine::files::quoted(&e.to_string(), 200)
             )
         })?;
         if state.run != run || state.shards != shards {
             return Err(format!(
                 "the state of run {} in {} shards, not of this run ({} in {shards} shards): use another --dir",
-                escape_controls(&state.run),
+                engine::files::quoted(&state.run, 40),
                 state.shards,
-                escape_controls(run),
+                engine::files::quoted(run, 40),
             ));
         }
         let named = state.submissions.keys().chain(state.jobs.keys());

@@ -246,6 +246,13 @@ pub fn recover_data(
             None => Ok(0),
         };
     }
+    // A pipe or a device holds nothing to keep, and is never replaced.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Err(format!(
+            "{} is not a regular file: a run writing its data there cannot be resumed with it; resume with a data file, or without --data",
+            path.display()
+        ));
+    }
     let input = BufReader::new(
         File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
     );

@@ -685,16 +685,18 @@ fn read_tags(
         if name.is_empty() {
             return Err(bad("missing tag name"));
         }
+        // A name is letters and digits, of any length: shown cut.
+        let name_shown = engine::files::cut(name, 40);
         let after_name = body[name_len..].trim_start();
         let quoted = after_name
             .strip_prefix('"')
-            .ok_or_else(|| bad(&format!("tag {name} has no quoted value")))?;
+            .ok_or_else(|| bad(&format!("tag {name_shown} has no quoted value")))?;
         let (value, after_value) = unescape(quoted)
-            .ok_or_else(|| bad(&format!("value of tag {name} is not terminated")))?;
+            .ok_or_else(|| bad(&format!("value of tag {name_shown} is not terminated")))?;
         rest = after_value
             .trim_start()
             .strip_prefix(']')
-            .ok_or_else(|| bad(&format!("tag {name} has no closing ']'")))?
+            .ok_or_else(|| bad(&format!("tag {name_shown} has no closing ']'")))?
             .trim_start();
         store_tag(name, value, line, record, result_tag)?;
     }

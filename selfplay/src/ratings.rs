@@ -290,7 +290,7 @@ pub fn parse_anchor(text: &str, names: &[String]) -> Result<(usize, f64), String
     let (name, elo) = text.split_once('=').ok_or_else(|| {
         format!(
             "--anchor '{}': expected NAME=ELO",
-            engine::files::escape_controls(text)
+            engine::files::quoted(text, 60)
         )
     })?;
     let elo: f64 = elo
@@ -301,14 +301,14 @@ pub fn parse_anchor(text: &str, names: &[String]) -> Result<(usize, f64), String
         .ok_or_else(|| {
             format!(
                 "--anchor '{}': ELO must be a number within ±100000",
-                engine::files::escape_controls(text)
+                engine::files::quoted(text, 60)
             )
         })?;
     let index = names.iter().position(|n| n == name.trim()).ok_or_else(|| {
         format!(
             "--anchor '{}': no engine is named '{}'",
-            engine::files::escape_controls(text),
-            engine::files::escape_controls(name.trim())
+            engine::files::quoted(text, 60),
+            engine::files::quoted(name.trim(), 40)
         )
     })?;
     Ok((index, elo))

@@ -47,22 +47,22 @@ pub struct EngineSpec {
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum SpecError {
     /// A `key=value` item is malformed.
-    #[error("engine '{}': expected key=value items separated by commas", engine::files::escape_controls(.0))]
+    #[error("engine '{}': expected key=value items separated by commas", engine::files::quoted(.0, 60))]
     Syntax(String),
     /// An unknown key.
-    #[error("engine option '{}' is unknown (name, kind, cmd, weights, eval, depth, nodes, movetime, tc, threads, hash)", engine::files::escape_controls(.0))]
+    #[error("engine option '{}' is unknown (name, kind, cmd, weights, eval, depth, nodes, movetime, tc, threads, hash)", engine::files::quoted(.0, 60))]
     UnknownKey(String),
     /// A value out of range or of the wrong type.
-    #[error("engine option {}={}: {}", engine::files::escape_controls(.0), engine::files::escape_controls(.1), .2)]
+    #[error("engine option {}={}: {}", engine::files::quoted(.0, 60), engine::files::quoted(.1, 60), .2)]
     BadValue(String, String, &'static str),
     /// A time control that does not read.
-    #[error("engine option tc: {}", engine::files::escape_controls(.0))]
+    #[error("engine option tc: {}", engine::files::quoted(.0, 60))]
     BadTimeControl(String),
     /// No name given.
-    #[error("engine '{}' has no name=", engine::files::escape_controls(.0))]
+    #[error("engine '{}' has no name=", engine::files::quoted(.0, 60))]
     NoName(String),
     /// Two engines share a name.
-    #[error("two engines are named '{}'", engine::files::escape_controls(.0))]
+    #[error("two engines are named '{}'", engine::files::quoted(.0, 60))]
     DuplicateName(String),
 }
 

@@ -115,7 +115,7 @@ where
     // twice would measure its lines twice); locked before it is read.
     let results = cfg.results_file(&args.out);
     let existed = results.exists();
-    let _lock = if args.report_only {
+    let lock = if args.report_only {
         None
     } else {
         Some(engine::files::lock_exclusive(&results).map_err(|e| anyhow!(e))?)
@@ -131,7 +131,10 @@ where
         Ok(done) => done,
         Err(e) => {
             // A refused run leaves no empty results file of its own behind.
-            if !existed && std::fs::metadata(&results).is_ok_and(|m| m.len() == 0) {
+            if lock.is_some()
+                && !existed
+                && std::fs::metadata(&results).is_ok_and(|m| m.len() == 0)
+            {
                 let _ = std::fs::remove_file(&results);
             }
             return Err(e);
@@ -296,12 +299,8 @@ fn diagrams<G: EvalSource + Drawable>(
             shown.push((r, "after the most testing reply"));
         }
         for (r, what) in shown {
-            let pos = G::parse_position(&r.position).map_err(|e| {
-                anyhow!(
-                    "atlas line {}: {e}",
-                    engine::files::escape_controls(&r.line)
-                )
-            })?;
+            let pos = G::parse_position(&r.position)
+                .map_err(|e| anyhow!("atlas line {}: {e}", engine::files::quoted(&r.line, 80)))?;
             let name = format!("{}.svg", r.line.replace([' ', ':'], "_"));
             boards.push((name.clone(), pos.board_view()));
             out.push((

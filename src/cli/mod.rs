@@ -176,7 +176,8 @@ fn one_line(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    engine::files::escape_controls(line.trim_start_matches("error: "))
+    // Escaped and cut: whatever an error quotes, it is one readable line.
+    engine::files::quoted(line.trim_start_matches("error: "), 2000)
 }
 
 #[derive(Subcommand, Debug)]

@@ -163,6 +163,10 @@ fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(depth.join("settings.txt")).unwrap();
     assert!(text.contains("--game-depth 1 --games 2 "), "{text}");
+    // One pair gives no interval: no verdict, no alley, and the report says why.
+    let md = std::fs::read_to_string(depth.join("atlas.md")).unwrap();
+    assert!(md.contains("None: one pair a line"), "{md}");
+    assert!(md.contains(" n/a "), "{md}");
 
     let bare = dir.path().join("bare");
     let mut report = QUICK.to_vec();

@@ -586,5 +586,13 @@ fn data_to_a_device_is_written_without_a_sync() {
     ]);
     let out = run_ok(&strs(&args));
     assert!(out.contains("2 games"), "{out}");
+    // It cannot be resumed with that data (nothing was kept), and the
+    // device is never replaced by a file.
+    args.push("--resume".into());
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("/dev/null is not a regular file"), "{err}");
+    assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -78,14 +78,7 @@ impl IntoResponse for ApiError {
     /// quoted in it may hold line breaks and other control characters) of at
     /// most [`MAX_ERROR`] characters.
     fn into_response(self) -> Response {
-        let chars = self.message.chars().count();
-        let mut line: String = engine::files::escape_controls(&self.message)
-            .chars()
-            .take(MAX_ERROR)
-            .collect();
-        if line.chars().count() == MAX_ERROR && chars > MAX_ERROR {
-            line.push_str(&format!("... ({chars} characters in all)"));
-        }
+        let line = engine::files::quoted(&self.message, MAX_ERROR);
         (
             self.status,
             axum::Json(serde_json::json!({ "error": line })),

@@ -50,7 +50,7 @@ pub enum WeightsError {
     #[error("weights file: unknown key '{}'", crate::files::quoted(.0, 80))]
     UnknownKey(String),
     /// A top-level key with a value of the wrong type.
-    #[error("weights file: key '{0}' has the wrong type ({1})")]
+    #[error("weights file: key '{}' has the wrong type ({})", crate::files::quoted(.0, 80), .1)]
     BadKey(String, &'static str),
     /// The file is for another format version (or the version is not a
     /// whole number); what the file gave is shown cut to 40 characters.
@@ -70,16 +70,16 @@ pub enum WeightsError {
         expected: &'static str,
     },
     /// A feature of the game has no weight (or lacks its `mg` or `eg` half).
-    #[error("weights file: missing weight '{0}'")]
+    #[error("weights file: missing weight '{}'", crate::files::quoted(.0, 80))]
     MissingWeight(String),
     /// A weight name that is not a feature of the game.
     #[error("weights file: unknown weight '{}'", crate::files::quoted(.0, 80))]
     UnknownWeight(String),
     /// A weight half (`mg` or `eg`) that is not a number.
-    #[error("weights file: weight '{0}' is not a number")]
+    #[error("weights file: weight '{}' is not a number", crate::files::quoted(.0, 80))]
     NotNumeric(String),
     /// A weight that is not an `{mg, eg}` object.
-    #[error("weights file: weight '{0}' is not an object {{\"mg\": ..., \"eg\": ...}}")]
+    #[error("weights file: weight '{}' is not an object {{\"mg\": ..., \"eg\": ...}}", crate::files::quoted(.0, 80))]
     NotAPair(String),
     /// A key given twice in one object (JSON readers differ on which one
     /// counts, so neither is taken), named by its path of keys

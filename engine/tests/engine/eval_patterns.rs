@@ -457,3 +457,36 @@ fn eval_choice_reads_json_and_binary_files() {
     assert!(e.contains("bashnya"), "{e}");
     assert!(select_eval::<P>(Some("material"), EvalKind::Patterns).is_err());
 }
+
+/// What `eval_id` says each `--weights`/`--eval` choice evaluates with: the
+/// embedded weights by kind, a file by the hash of its bytes, and a JSON
+/// file under `patterns` with the embedded pattern weights it plays with.
+#[test]
+fn eval_ids_name_what_a_choice_evaluates_with() {
+    use engine::eval::{default_eval_id, eval_id, EvalKind};
+    type P = bushka::Position;
+    let json = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/weights/bushka.json");
+    assert_eq!(
+        eval_id::<P>(None, EvalKind::Auto).unwrap(),
+        default_eval_id::<P>()
+    );
+    assert_eq!(
+        eval_id::<P>(Some("material"), EvalKind::Auto).unwrap(),
+        "material"
+    );
+    let features = eval_id::<P>(None, EvalKind::Features).unwrap();
+    let patterns = eval_id::<P>(None, EvalKind::Patterns).unwrap();
+    assert!(features.starts_with("features ") && patterns.starts_with("patterns "));
+    let file = eval_id::<P>(Some(json), EvalKind::Auto).unwrap();
+    assert!(file.starts_with("auto file "), "{file}");
+    let with = eval_id::<P>(Some(json), EvalKind::Patterns).unwrap();
+    assert_eq!(
+        with,
+        format!(
+            "patterns file {} with {patterns}",
+            &file["auto file ".len()..]
+        )
+    );
+    let e = eval_id::<P>(Some("/nonexistent/w.json"), EvalKind::Auto).unwrap_err();
+    assert!(e.contains("/nonexistent/w.json"), "{e}");
+}

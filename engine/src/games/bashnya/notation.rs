@@ -102,7 +102,10 @@ fn read_square(name: &str) -> Result<u8, String> {
     match parse_square(name) {
         Ok(sq) => Ok(sq),
         Err(SquareNameError::Unknown) if name.is_empty() => Err("missing square".into()),
-        Err(SquareNameError::Unknown) => Err(format!("unknown square '{name}'")),
+        Err(SquareNameError::Unknown) => Err(format!(
+            "unknown square '{}'",
+            crate::files::quoted(name, 20)
+        )),
         Err(SquareNameError::Light) => Err(format!("{name} is a light square")),
     }
 }

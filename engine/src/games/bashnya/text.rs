@@ -22,7 +22,8 @@ impl Position {
             "B" => Color::Black,
             other => {
                 return Err(malformed(&format!(
-                    "side to move must be W or B, not '{other}'"
+                    "side to move must be W or B, not '{}'",
+                    crate::files::quoted(other, 40)
                 )))
             }
         };
@@ -56,7 +57,10 @@ fn parse_entry(item: &str) -> Result<(u8, Column), PositionError> {
         return Err(malformed("empty entry in the column list"));
     }
     let Some((name, pieces)) = item.split_once('=') else {
-        return Err(malformed(&format!("'{item}' is not square=column")));
+        return Err(malformed(&format!(
+            "'{}' is not square=column",
+            crate::files::quoted(item, 40)
+        )));
     };
     let name = name.trim();
     let sq = match parse_square(name) {

@@ -162,7 +162,10 @@ fn split_captured<'a>(original: &str, text: &'a str) -> Result<(&'a str, Option<
         let sq = parse_square(item).ok_or_else(|| {
             syntax(
                 original,
-                &format!("unknown square '{item}' in the captured list"),
+                &format!(
+                    "unknown square '{}' in the captured list",
+                    crate::files::quoted(item, 20)
+                ),
             )
         })?;
         set |= bit(sq);

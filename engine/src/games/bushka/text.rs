@@ -20,7 +20,7 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         .ok_or_else(|| {
             PositionError::Malformed(format!(
                 "side to move must be W or B, got '{}'",
-                parts[0].trim()
+                crate::files::quoted(parts[0].trim(), 40)
             ))
         })?;
     let mut pieces = [None::<u64>; 2];
@@ -29,7 +29,10 @@ pub fn parse(text: &str) -> Result<Position, PositionError> {
         let part = part.trim();
         let mut chars = part.chars();
         let colour = chars.next().and_then(side_letter).ok_or_else(|| {
-            PositionError::Malformed(format!("piece list must start with W or B, got '{part}'"))
+            PositionError::Malformed(format!(
+                "piece list must start with W or B, got '{}'",
+                crate::files::quoted(part, 40)
+            ))
         })?;
         if pieces[colour as usize].is_some() {
             return Err(PositionError::Malformed(format!(

@@ -103,7 +103,7 @@ impl Material {
     pub fn parse(text: &str) -> Result<Material, String> {
         let text = text.trim();
         // The text as the messages quote it.
-        let shown = crate::files::escape_controls(text);
+        let shown = crate::files::quoted(text, 40);
         let (w, b) = text
             .split_once(['v', 'V'])
             .ok_or_else(|| format!("material '{shown}' must look like KKKvK (White v Black)"))?;
