@@ -91,7 +91,10 @@ pub fn tokenize(line: &str) -> Result<(String, Args), String> {
     }
     let (cmd, v) = words.remove(0);
     if v.is_some() {
-        return Err(format!("'{cmd}=' cannot start a command"));
+        return Err(format!(
+            "'{}=' cannot start a command",
+            crate::files::quoted(&cmd, 40)
+        ));
     }
     Ok((cmd, words))
 }
@@ -173,13 +176,14 @@ impl<G: EvalSource> Session<G> {
             *count += 1;
             if *count >= 3 {
                 return Err(format!(
-                    "move {} ({m}): the game had already ended, drawn by threefold repetition",
-                    i + 1
+                    "move {} ({}): the game had already ended, drawn by threefold repetition",
+                    i + 1,
+                    crate::files::quoted(m, 40)
                 ));
             }
             let mv = pos
                 .parse_move(m)
-                .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, crate::files::quoted(m, 40)))?;
             let after = pos.play(&mv);
             if pos.is_irreversible(&mv, &after) {
                 history.clear();

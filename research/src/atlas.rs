@@ -559,7 +559,7 @@ fn read_file(file: &Path, out: &mut BTreeMap<String, LineResult>) -> Result<(), 
         let r: LineResult = match serde_json::from_str(raw) {
             Ok(r) => r,
             Err(e) => {
-                let e = engine::files::quoted(&e.to_string(), 200);
+                let e = engine::files::quoted(&e.to_string(), 400);
                 unread = Some(format!("{} line {}: {e}", file.display(), i + 1));
                 continue;
             }

@@ -109,7 +109,7 @@ impl State {
         let state: State = serde_json::from_str(text).map_err(|e| {
             format!(
                 "not a cluster state file: {}",
-                engine::files::quoted(&e.to_string(), 200)
+                engine::files::quoted(&e.to_string(), 400)
             )
         })?;
         if state.run != run || state.shards != shards {

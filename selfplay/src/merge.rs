@@ -66,7 +66,7 @@ pub fn read_part(json: &Path) -> Result<ShardPart, String> {
     let text = std::fs::read_to_string(json)
         .map_err(|e| format!("cannot read shard summary {}: {e}", json.display()))?;
     let SummaryRun { run } = serde_json::from_str(&text).map_err(|e| {
-        let e = engine::files::quoted(&e.to_string(), 200);
+        let e = engine::files::quoted(&e.to_string(), 400);
         format!("{}: not a selfplay summary: {e}", json.display())
     })?;
     // The id is printed and compared as it is: 16 hex digits, as written.

@@ -55,8 +55,10 @@ pub enum SpecError {
     /// A value out of range or of the wrong type.
     #[error("engine option {}={}: {}", engine::files::quoted(.0, 60), engine::files::quoted(.1, 60), .2)]
     BadValue(String, String, &'static str),
-    /// A time control that does not read.
-    #[error("engine option tc: {}", engine::files::quoted(.0, 60))]
+    /// A time control that does not read (the message of
+    /// [`TimeControl`](crate::clock::TimeControl)'s reader, which quotes the
+    /// text escaped and cut).
+    #[error("engine option tc: {0}")]
     BadTimeControl(String),
     /// No name given.
     #[error("engine '{}' has no name=", engine::files::quoted(.0, 60))]
@@ -364,6 +366,14 @@ mod tests {
             let e = EngineSpec::parse(bad).unwrap_err().to_string();
             assert!(!e.contains(['\n', '\r', '\u{2028}']), "{bad:?}: {e:?}");
         }
+        // A time control's refusal keeps its whole reason.
+        let e = EngineSpec::parse("name=a,tc=abc").unwrap_err().to_string();
+        assert!(
+            e.ends_with(
+                "the base must be a positive number of seconds up to a day, in whole milliseconds"
+            ),
+            "{e}"
+        );
         let specs = [
             EngineSpec::parse("name=a").unwrap(),
             EngineSpec::parse("name=a").unwrap(),

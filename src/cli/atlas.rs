@@ -131,9 +131,7 @@ where
         Ok(done) => done,
         Err(e) => {
             // A refused run leaves no empty results file of its own behind.
-            if lock.is_some()
-                && !existed
-                && std::fs::metadata(&results).is_ok_and(|m| m.len() == 0)
+            if lock.is_some() && !existed && std::fs::metadata(&results).is_ok_and(|m| m.len() == 0)
             {
                 let _ = std::fs::remove_file(&results);
             }

@@ -157,6 +157,7 @@ fn a_whole_session() {
 
     // Errors keep the engine alive.
     let long_level = format!("level depth={}", "9".repeat(5000));
+    let long_moves = format!(r#"pos pos=start moves="{}""#, "x".repeat(5000));
     for (bad, why) in [
         ("frobnicate", "unknown command 'frobnicate'"),
         (r#"pos pos="W:Wz1:B""#, "unknown square 'z1'"),
@@ -181,6 +182,8 @@ fn a_whole_session() {
         // What an error quotes is escaped (a bidi override) and cut.
         ("\u{202e}abc", "u{202e}abc'"),
         (long_level.as_str(), "999..."),
+        // A long move keeps its reason after the cut text.
+        (long_moves.as_str(), "cannot read move 'xxx"),
     ] {
         h.send(bad);
         let l = h.next();

@@ -181,7 +181,8 @@ pub fn eval_id<G: Patterns>(weights: Option<&str>, kind: EvalKind) -> Result<Str
         }),
         Some("material") => Ok("material".into()),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("weights file {}: {e}", crate::files::quoted(path, 200)))?;
             let id = format!("{} file {:016x}", kind.name(), fnv1a(FNV1A_START, &bytes));
             // Feature weights under `patterns` play with the embedded
             // pattern weights: they are part of the evaluation.
@@ -245,7 +246,8 @@ where
         }
         Some("material") => Ok(Arc::new(Material::default())),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("weights file {path}: {e}"))?;
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("weights file {}: {e}", crate::files::quoted(path, 200)))?;
             if patterns::file::is_binary(&bytes) {
                 let w = PatternWeights::from_bytes(G::KIND, &bytes)
                     .map_err(|e| format!("{path}: {e}"))?;
@@ -256,7 +258,10 @@ where
                 }
             } else {
                 let text = String::from_utf8(bytes).map_err(|_| {
-                    format!("weights file {path} is neither JSON text nor a binary weights file")
+                    format!(
+                        "weights file {} is neither JSON text nor a binary weights file",
+                        crate::files::quoted(path, 200)
+                    )
                 })?;
                 let w = Weights::from_json(G::KIND, &text).map_err(|e| format!("{path}: {e}"))?;
                 if patterns {
