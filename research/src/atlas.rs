@@ -67,8 +67,7 @@ pub const FIXED_DEPTH_GAMES: usize = 2;
 /// replies, so longer lines would cost (about 25-fold a ply) for nothing.
 pub const MAX_PLIES: usize = 2;
 
-/// Longest lines a report alone reads back (folders measured when 3 plies
-/// were allowed).
+/// Longest lines a report alone reads back (a folder of 3-ply lines).
 pub const MAX_REPORT_PLIES: usize = 3;
 
 impl Default for AtlasConfig {

@@ -228,8 +228,7 @@ pub fn recover_data(
 ) -> Result<usize, String> {
     // Every game's data begins with its start (ply 0, written even with
     // --dedup): a finished game without it was not written to this file.
-    let missing = |ids: &mut dyn Iterator<Item = &u64>| {
-        let mut ids: Vec<u64> = ids.copied().collect();
+    let missing = |mut ids: Vec<u64>| {
         ids.sort_unstable();
         ids.first().map(|first| {
             format!(
@@ -241,7 +240,7 @@ pub fn recover_data(
         })
     };
     if !path.exists() {
-        return match missing(&mut finished.iter()) {
+        return match missing(finished.iter().copied().collect()) {
             Some(e) => Err(e),
             None => Ok(0),
         };
@@ -323,7 +322,7 @@ pub fn recover_data(
             path.display()
         ));
     }
-    if let Some(e) = missing(&mut unstarted.iter()) {
+    if let Some(e) = missing(unstarted) {
         return Err(e);
     }
     written.map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;

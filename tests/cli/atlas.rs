@@ -144,22 +144,11 @@ fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
 
     // At a fixed depth a line plays one pair unless told otherwise.
     let depth = dir.path().join("depth");
-    let o = bushka(&[
-        "atlas",
-        "--game",
-        "bashnya",
-        "--plies",
-        "1",
-        "--game-depth",
-        "1",
-        "--search-depth",
-        "2",
-        "--hash",
-        "1",
-        "--quiet",
-        "--out",
-        depth.to_str().unwrap(),
-    ]);
+    let mut fixed = QUICK.to_vec();
+    let at = fixed.iter().position(|a| *a == "--games").unwrap();
+    fixed.drain(at..at + 2);
+    fixed.extend(["--out", depth.to_str().unwrap()]);
+    let o = bushka(&fixed);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(depth.join("settings.txt")).unwrap();
     assert!(text.contains("--game-depth 1 --games 2 "), "{text}");
