@@ -2,14 +2,16 @@
 //! (axum's extractors, our JSON bodies and queries, the game operations, the
 //! searches and the watch panel).
 //!
-//! Input: read by `web/tests/web/fuzz_input.rs` (included below): the first
-//! line is `METHOD /path?query`, the rest is the body; `$S` in either stands
-//! for a live session's id (a Bushka game is started first, so moves, undo,
-//! PDN, pictures and searches reach a real game); a `/api/watch` request's
-//! body ends at a `---` line, after which comes the watched file's text.
-//! Searches are cut to 20 ms. Checked: no panic, never a 5xx, every refusal
-//! (but to HEAD, which has no body) is a JSON `{"error": "..."}` with a
-//! one-line message.
+//! Input: read by `web/tests/web/fuzz_input.rs` (included below): one
+//! request or up to 16 separated by `===` lines, sent in order to one
+//! server. A request's first line is `METHOD /path?query`, the rest is the
+//! body; `$S` in either stands for a live session's id (a Bushka game is
+//! started first, so moves, undo, PDN, pictures and searches reach a real
+//! game); a `/api/watch` request's body ends at a `---` line, after which
+//! comes the watched file's text from then on. Searches are cut to 20 ms.
+//! Checked after every request: no panic, never a 5xx, every refusal (but to
+//! HEAD, which has no body) is a JSON `{"error": "..."}` with a one-line
+//! message.
 #![no_main]
 
 use axum::body::Body;
@@ -44,9 +46,9 @@ fuzz_target!(|data: &[u8]| {
         .build()
         .unwrap();
     rt.block_on(async {
-        // A first look without a session: only an input that is a request
+        // A first look without a session: only an input with a request
         // goes on (the session's id is filled in below).
-        if fuzz_input::read_input(text, "").is_none() {
+        if fuzz_input::read_inputs(text, "").is_empty() {
             return;
         }
         let watch = watched_files();
@@ -59,45 +61,57 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(status, 200);
         let v: serde_json::Value = serde_json::from_slice(&reply).unwrap();
         let id = v["session"].as_str().unwrap().to_string();
-        let Some(input) = fuzz_input::read_input(text, &id) else {
-            return;
-        };
-        let text = input.watched.unwrap_or_default();
-        std::fs::write(&watch.pdn, &text).expect("the watched file");
+        // The watched files exist from the start (empty until a request
+        // gives their text).
+        std::fs::write(&watch.pdn, "").expect("the watched file");
         if let Some(summary) = &watch.summary {
-            std::fs::write(summary, &text).expect("the watched summary");
+            std::fs::write(summary, "").expect("the watched summary");
         }
-        let (method, uri) = (input.method, input.uri);
-        // As the board sends them: bodies declared JSON.
-        let Ok(req) = Request::builder()
-            .method(method.as_str())
-            .uri(uri.as_str())
-            .header("content-type", "application/json")
-            .body(Body::from(input.body))
-        else {
-            return;
-        };
-        let (status, reply) = send(&app, req).await;
+        for input in fuzz_input::read_inputs(text, &id) {
+            if let Some(text) = &input.watched {
+                std::fs::write(&watch.pdn, text).expect("the watched file");
+                if let Some(summary) = &watch.summary {
+                    std::fs::write(summary, text).expect("the watched summary");
+                }
+            }
+            check(&app, input).await;
+        }
         let _ = std::fs::remove_dir_all(watch.pdn.parent().expect("a folder"));
-        assert!(
-            status < 500,
-            "{status} for {method} {uri}: {}",
-            String::from_utf8_lossy(&reply)
-        );
-        // A HEAD answer has no body by HTTP's rules.
-        if status >= 400 && !method.eq_ignore_ascii_case("HEAD") {
-            let v: serde_json::Value = serde_json::from_slice(&reply).unwrap_or_else(|_| {
-                panic!(
-                    "a {status} that is not JSON: {}",
-                    String::from_utf8_lossy(&reply)
-                )
-            });
-            let message = v["error"].as_str().expect("an error message");
-            assert!(!message.is_empty(), "an empty error message");
-            fuzz_support::assert_one_line(message);
-        }
     });
 });
+
+/// Sends one request and checks its answer: never a 5xx, every refusal
+/// (but to HEAD) a one-line JSON error.
+async fn check(app: &std::sync::Arc<AppState>, input: fuzz_input::Input) {
+    let (method, uri) = (input.method, input.uri);
+    // As the board sends them: bodies declared JSON.
+    let Ok(req) = Request::builder()
+        .method(method.as_str())
+        .uri(uri.as_str())
+        .header("content-type", "application/json")
+        .body(Body::from(input.body))
+    else {
+        return;
+    };
+    let (status, reply) = send(app, req).await;
+    assert!(
+        status < 500,
+        "{status} for {method} {uri}: {}",
+        String::from_utf8_lossy(&reply)
+    );
+    // A HEAD answer has no body by HTTP's rules.
+    if status >= 400 && !method.eq_ignore_ascii_case("HEAD") {
+        let v: serde_json::Value = serde_json::from_slice(&reply).unwrap_or_else(|_| {
+            panic!(
+                "a {status} that is not JSON: {}",
+                String::from_utf8_lossy(&reply)
+            )
+        });
+        let message = v["error"].as_str().expect("an error message");
+        assert!(!message.is_empty(), "an empty error message");
+        fuzz_support::assert_one_line(message);
+    }
+}
 
 /// This process's watched files (a folder of its own, in memory when it can).
 fn watched_files() -> web::watch::WatchFiles {

@@ -155,6 +155,15 @@ impl GameClock {
                 left: self.left,
             });
         }
+        self.spend(took);
+        Ok(())
+    }
+
+    /// A move that took `took` and did not lose on time: the time is taken
+    /// off (not below zero: an overrun within the margin stops the clock at
+    /// zero), the increment added, and at the end of a period the base
+    /// added again.
+    pub fn spend(&mut self, took: Duration) {
         self.left = self.left.saturating_sub(took) + self.tc.inc;
         self.used += took;
         self.moves += 1;
@@ -163,7 +172,6 @@ impl GameClock {
                 self.left += self.tc.base;
             }
         }
-        Ok(())
     }
 
     /// All the time this side was given so far: the base of every period
@@ -411,6 +419,40 @@ pub struct TimeProfile {
     /// By a side's move number (0 for its first move): moves seen, their
     /// total time and the longest, in seconds.
     pub per_move: Vec<(u64, f64, f64)>,
+    /// By the number of moves a side made in the game, in the bands that
+    /// begin at [`LENGTH_BANDS`]: where the time left unused was.
+    pub by_length: [LengthBand; LENGTH_BANDS.len()],
+}
+
+/// The first move count of each band of [`TimeProfile::by_length`] (a
+/// band runs to the next one's start; the last has no end).
+pub const LENGTH_BANDS: [u32; 5] = [0, 30, 45, 60, 80];
+
+/// The sides whose game lasted a band of move counts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LengthBand {
+    /// Sides counted (two a game when both were on a clock).
+    pub sides: u64,
+    /// Time given to these sides ([`GameClock::given`]), seconds.
+    pub given: f64,
+    /// Time they used, seconds.
+    pub used: f64,
+    /// The clock each had at the end of its game, seconds.
+    pub left: Vec<f64>,
+}
+
+impl LengthBand {
+    /// Median clock at the end of the game (`None` for an empty band).
+    pub fn median_left(&self) -> Option<f64> {
+        let mut v = self.left.clone();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        match n {
+            0 => None,
+            _ if n % 2 == 1 => Some(v[n / 2]),
+            _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+        }
+    }
 }
 
 impl TimeProfile {
@@ -455,12 +497,12 @@ impl TimeProfile {
                 slot.0 += 1;
                 slot.1 += t;
                 slot.2 = slot.2.max(t);
-                // Left after the move: all given before it (this move's
-                // period begun, the increments of the moves before) less all used.
-                let left = clock.allotted().as_secs_f64() - clock.used.as_secs_f64() - t;
+                // Left after the move, on the clock the harness kept: an
+                // overrun within `--time-margin` shows as a negative time
+                // left, and the clock went on from zero.
+                let left = clock.left.as_secs_f64() - t;
                 self.min_left = Some(self.min_left.map_or(left, |m| m.min(left)));
-                clock.used += Duration::from_secs_f64(t);
-                clock.moves += 1;
+                clock.spend(Duration::from_secs_f64(t));
             }
             // The move that lost on time has no annotation: the record's
             // termination gives its time.
@@ -474,6 +516,15 @@ impl TimeProfile {
                 .is_some_and(|t| lost_on_time(t, side));
             let mut stats = ClockStats::default();
             stats.add(&clock, flagged);
+            let band = LENGTH_BANDS
+                .iter()
+                .rposition(|&start| clock.moves >= start)
+                .unwrap_or(0);
+            let b = &mut self.by_length[band];
+            b.sides += 1;
+            b.given += stats.allotted;
+            b.used += stats.used;
+            b.left.push(clock.left.as_secs_f64());
             self.forfeits += stats.forfeits;
             self.used += stats.used;
             self.allotted += stats.allotted;
@@ -686,6 +737,61 @@ mod tests {
         p.add(&first_record("[TimeControl \"1+0.1\"]\n\n1-0\n"));
         assert_eq!((p.games, p.timed, p.used, p.min_left), (4, 0, 0.0, None));
         assert!(p.per_move.is_empty());
+    }
+
+    /// Sides are banded by the moves they made: White's 30 moves open the
+    /// second band while Black's 29 stay in the first; the clock at the end
+    /// is the replayed one.
+    #[test]
+    fn the_profile_bands_sides_by_the_moves_they_made() {
+        let mut text = String::from("[TimeControl \"10+0.1\"]\n\n");
+        for n in 1..=30 {
+            text.push_str(&format!("{n}. a1 {{0.200s}} "));
+            if n < 30 {
+                text.push_str("b2 {0.100s} ");
+            }
+        }
+        text.push_str("1-0\n");
+        let mut p = TimeProfile::default();
+        p.add(&first_record(&text));
+        let [first, second, ..] = &p.by_length;
+        assert_eq!((first.sides, second.sides), (1, 1));
+        // Black: 10 + 29 x (0.1 - 0.1); White: 10 + 30 x (0.1 - 0.2).
+        assert!((first.left[0] - 10.0).abs() < 1e-6, "{first:?}");
+        assert!((second.left[0] - 7.0).abs() < 1e-6, "{second:?}");
+        assert!((second.given - 13.0).abs() < 1e-6 && (second.used - 6.0).abs() < 1e-6);
+        assert_eq!(second.median_left(), Some(second.left[0]));
+        assert!(p.by_length[2..].iter().all(|b| b.sides == 0));
+        let band = LengthBand {
+            left: vec![3.0, 1.0, 2.0, 10.0],
+            ..LengthBand::default()
+        };
+        assert_eq!(band.median_left(), Some(2.5));
+        assert_eq!(LengthBand::default().median_left(), None);
+    }
+
+    /// A run with `--time-margin` lets a move overrun the clock by up to the
+    /// margin; the harness then stops the clock at zero. The profile replays
+    /// that clock: the overrun shows as a negative time left, and a later
+    /// overrun is measured from zero, not from a clock the first one took
+    /// below zero.
+    #[test]
+    fn the_profile_replays_a_clock_stopped_at_zero() {
+        let text = "[TimeControl \"1+0.1\"]\n\n1. a1 {1.050s} b2 {0.100s} 2. c3 {0.120s} d4 {0.100s} 3. e5 {0.050s} 1-0\n";
+        let mut p = TimeProfile::default();
+        p.add(&first_record(text));
+        // White: 1 - 1.05 = -0.05, then 0 + 0.1 - 0.12 = -0.02, then
+        // 0 + 0.1 - 0.05 = 0.05; counting from all given less all used
+        // would say 1.1 - 1.05 - 0.12 = -0.07 for the second.
+        assert!(
+            (p.min_left.unwrap() + 0.05).abs() < 1e-6,
+            "{:?}",
+            p.min_left
+        );
+        let mut c = GameClock::new("1+0.1".parse().unwrap());
+        c.charge(ms(1050), ms(50)).unwrap();
+        c.charge(ms(120), ms(50)).unwrap();
+        assert_eq!(c.left, ms(100));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> R
         100.0 * profile.share(),
         100.0 * profile.max_share,
     );
+    outln!("{}", length_table(&profile));
     if let Some(path) = csv {
         selfplay::output::write_atomic(path, &profile.csv()).map_err(anyhow::Error::msg)?;
     }
@@ -45,6 +46,43 @@ pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> R
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Where the time went unused: a row per band of game lengths (moves made
+/// by a side), with its sides, the share of their clock they used, their
+/// part of all the time left unused and the median clock at the end.
+fn length_table(p: &TimeProfile) -> String {
+    use selfplay::clock::LENGTH_BANDS;
+    let unused = p.allotted - p.used;
+    let mut out = format!(
+        "{:<16} {:>6} {:>11} {:>19} {:>22}",
+        "moves of a side", "sides", "clock used", "of the unused time", "median left at the end"
+    );
+    for (i, band) in p.by_length.iter().enumerate() {
+        let Some(median) = band.median_left() else {
+            continue;
+        };
+        let range = match LENGTH_BANDS.get(i + 1) {
+            Some(next) => format!("{}-{}", LENGTH_BANDS[i], next - 1),
+            None => format!("{} or more", LENGTH_BANDS[i]),
+        };
+        let used = if band.given > 0.0 {
+            format!("{:.1}%", 100.0 * band.used / band.given)
+        } else {
+            "-".into()
+        };
+        let part = if unused > 0.0 {
+            format!("{:.1}%", 100.0 * (band.given - band.used) / unused)
+        } else {
+            "-".into()
+        };
+        out.push_str(&format!(
+            "\n{range:<16} {:>6} {used:>11} {part:>19} {:>22}",
+            band.sides,
+            format!("{median:.3} s"),
+        ));
+    }
+    out
 }
 
 /// The chart's size in pixels.

@@ -221,11 +221,18 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
     ]);
     assert!(ok, "{err}");
     // Used 3.0 s of 2 x (2 + 2 x 0.5) = 6 s; White 2.25 of 3.
+    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
-        out.trim(),
+        lines[0],
         "1 games, 1 on a clock: 0 lost on time, 50.0% of the time given used \
          (most by a side in one game 75.0%), the least left after a move 0.250 s"
     );
+    // Both sides made two moves: one band, White's clock 0.25 + 0.5 at the
+    // end and Black's 1.75 + 0.5 (median 1.5 s), all the unused time theirs.
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("moves of a side"), "{out}");
+    let row: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(row, ["0-29", "2", "50.0%", "100.0%", "1.500", "s"], "{out}");
     assert_eq!(
         std::fs::read_to_string(&csv).unwrap(),
         "move,moves,mean_ms,max_ms\n1,2,1000.000,1500.000\n2,2,500.000,750.000\n"

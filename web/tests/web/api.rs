@@ -808,7 +808,8 @@ async fn idle_sessions_end_and_their_searches_stop() {
 
 /// The committed inputs of the `web_api` fuzz target (`fuzz/corpus/web_api`)
 /// through the same checks, read the same way (`fuzz_input.rs`): never a
-/// 5xx, every refusal a one-line JSON error, searches included.
+/// 5xx, every refusal a one-line JSON error, searches and sequences of
+/// requests on one session included.
 #[tokio::test]
 async fn the_fuzz_corpus_is_answered_properly() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/web_api");
@@ -817,7 +818,7 @@ async fn the_fuzz_corpus_is_answered_properly() {
         pdn: tmp.path().join("run.pdn"),
         summary: Some(tmp.path().join("run.json")),
     };
-    let (mut seen, mut searches, mut watched) = (0, 0, 0);
+    let (mut seen, mut searches, mut watched, mut sequences) = (0, 0, 0, 0);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let data = std::fs::read(entry.unwrap().path()).unwrap();
         let Ok(text) = std::str::from_utf8(&data) else {
@@ -826,41 +827,42 @@ async fn the_fuzz_corpus_is_answered_properly() {
         let app = AppState::new(Some(watch.clone()));
         let g = new_game(&app, "bushka", None).await;
         let id = g["session"].as_str().unwrap();
-        let Some(input) = crate::fuzz_input::read_input(text, id) else {
-            continue;
-        };
-        if let Some(text) = &input.watched {
-            std::fs::write(&watch.pdn, text).unwrap();
-            std::fs::write(watch.summary.as_ref().unwrap(), text).unwrap();
-            watched += 1;
+        let inputs = crate::fuzz_input::read_inputs(text, id);
+        sequences += usize::from(inputs.len() > 1);
+        for input in inputs {
+            if let Some(text) = &input.watched {
+                std::fs::write(&watch.pdn, text).unwrap();
+                std::fs::write(watch.summary.as_ref().unwrap(), text).unwrap();
+                watched += 1;
+            }
+            let path = input.uri.split('?').next().unwrap_or("").to_string();
+            searches += usize::from(path == "/api/engine" || path == "/api/analyse");
+            // As the board sends them: bodies declared JSON.
+            let Ok(req) = Request::builder()
+                .method(input.method.as_str())
+                .uri(input.uri.as_str())
+                .header("content-type", "application/json")
+                .body(Body::from(input.body))
+            else {
+                continue;
+            };
+            let (status, v) = raw(&app, req).await;
+            assert!(
+                status.as_u16() < 500,
+                "{} {}: {status} {v}",
+                input.method,
+                input.uri
+            );
+            if status.as_u16() >= 400 && !input.method.eq_ignore_ascii_case("HEAD") {
+                let e = error_of(&v);
+                assert!(!e.is_empty() && !e.contains(['\n', '\r']), "{v}");
+            }
+            seen += 1;
         }
-        let path = input.uri.split('?').next().unwrap_or("").to_string();
-        searches += usize::from(path == "/api/engine" || path == "/api/analyse");
-        // As the board sends them: bodies declared JSON.
-        let Ok(req) = Request::builder()
-            .method(input.method.as_str())
-            .uri(input.uri.as_str())
-            .header("content-type", "application/json")
-            .body(Body::from(input.body))
-        else {
-            continue;
-        };
-        let (status, v) = raw(&app, req).await;
-        assert!(
-            status.as_u16() < 500,
-            "{} {}: {status} {v}",
-            input.method,
-            input.uri
-        );
-        if status.as_u16() >= 400 && !input.method.eq_ignore_ascii_case("HEAD") {
-            let e = error_of(&v);
-            assert!(!e.is_empty() && !e.contains(['\n', '\r']), "{v}");
-        }
-        seen += 1;
     }
     assert!(seen >= 12, "only {seen} corpus inputs");
     assert!(
-        searches >= 2 && watched >= 2,
-        "{searches} searches, {watched} watched"
+        searches >= 2 && watched >= 2 && sequences >= 3,
+        "{searches} searches, {watched} watched, {sequences} sequences"
     );
 }

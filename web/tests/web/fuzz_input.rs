@@ -2,10 +2,13 @@
 //! (`fuzz/fuzz_targets/web_api.rs` includes this file) and by the test that
 //! replays its committed corpus (`api.rs`).
 //!
-//! An input's first line is `METHOD /path?query` and the rest its body;
-//! `$S` in either stands for a live session's id. For a `/api/watch…`
+//! An input is one request or a sequence of them, separated by `===` lines
+//! (at most [`MAX_REQUESTS`], all on one server and one session: a PDN
+//! loaded then opened, moves then an undo, a watched file that grows). A
+//! request's first line is `METHOD /path?query` and the rest its body;
+//! `$S` in either stands for the live session's id. For a `/api/watch…`
 //! request, the body ends at the first `---` line: what follows is the text
-//! of the watched PDN file and of its summary. Searches are cut short:
+//! the watched PDN file and its summary hold from that request on. Searches are cut short:
 //! `/api/engine` and `/api/analyse` get a movetime of at most [`SEARCH_MS`]
 //! (added when none is given), so that an input takes milliseconds rather
 //! than the minutes a search may be allowed. Any other path naming a search
@@ -23,8 +26,35 @@ pub struct Input {
     pub watched: Option<String>,
 }
 
-/// The request an input stands for, with `session` for `$S`; `None` when
-/// the input is no request the target sends.
+/// Most requests read from one input.
+pub const MAX_REQUESTS: usize = 16;
+
+/// The requests an input stands for, in order, with `session` for `$S`: its
+/// `===`-separated parts that are requests the target sends (the others are
+/// left out), at most [`MAX_REQUESTS`].
+pub fn read_inputs(text: &str, session: &str) -> Vec<Input> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while parts.len() < MAX_REQUESTS {
+        match rest.split_once("\n===\n") {
+            Some((part, next)) => {
+                parts.push(part);
+                rest = next;
+            }
+            None => {
+                parts.push(rest);
+                break;
+            }
+        }
+    }
+    parts
+        .into_iter()
+        .filter_map(|part| read_input(part, session))
+        .collect()
+}
+
+/// The request one part of an input stands for, with `session` for `$S`;
+/// `None` when the part is no request the target sends.
 pub fn read_input(text: &str, session: &str) -> Option<Input> {
     let (head, rest) = text.split_once('\n').unwrap_or((text, ""));
     let (method, uri) = head.split_once(' ')?;
