@@ -76,6 +76,18 @@ fuzz_target!(|data: &[u8]| {
         "{profile:?}"
     );
     assert!(profile.min_left.is_none_or(f64::is_finite), "{profile:?}");
+    // Each side counted once, in one band; no figure of a band negative.
+    let sides: u64 = profile.by_length.iter().map(|b| b.sides).sum();
+    assert!(sides <= 2 * profile.timed, "{profile:?}");
+    for b in &profile.by_length {
+        assert_eq!(b.left.len() as u64, b.sides, "{profile:?}");
+        let mut figures = vec![b.given, b.used];
+        figures.extend(&b.left);
+        assert!(
+            figures.iter().all(|f| f.is_finite() && *f >= 0.0),
+            "{profile:?}"
+        );
+    }
     let moves = profile.per_move.iter().filter(|m| m.0 > 0).count();
     assert_eq!(profile.csv().lines().count(), 1 + moves);
 });

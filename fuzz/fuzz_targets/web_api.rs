@@ -3,12 +3,13 @@
 //! searches and the watch panel).
 //!
 //! Input: read by `web/tests/web/fuzz_input.rs` (included below): one
-//! request or up to 16 separated by `===` lines, sent in order to one
-//! server. A request's first line is `METHOD /path?query`, the rest is the
+//! request or several separated by `===` lines, the first 16 sent in order
+//! to one server. A request's first line is `METHOD /path?query`, the rest is the
 //! body; `$S` in either stands for a live session's id (a Bushka game is
 //! started first, so moves, undo, PDN, pictures and searches reach a real
 //! game); a `/api/watch` request's body ends at a `---` line, after which
-//! comes the watched file's text from then on. Searches are cut to 20 ms.
+//! comes the watched file's text from then on (without it the file keeps
+//! what it held, empty at the start). Searches are cut to 20 ms.
 //! Checked after every request: no panic, never a 5xx, every refusal (but to
 //! HEAD, which has no body) is a JSON `{"error": "..."}` with a one-line
 //! message.

@@ -397,6 +397,22 @@ fn readable_seconds(t: f64) -> bool {
     (0.0..=MAX_RECORDED_SECONDS).contains(&t)
 }
 
+/// A side's clock when its game ended: nothing for a side that lost on
+/// time, and without the base of a period whose first move never came
+/// (the one [`GameClock::spend`] adds after a period's last move, which
+/// [`GameClock::given`] leaves out too).
+fn clock_at_end(clock: &GameClock, flagged: bool) -> Duration {
+    if flagged {
+        return Duration::ZERO;
+    }
+    match clock.tc.moves {
+        Some(m) if clock.moves > 0 && clock.moves.is_multiple_of(m) => {
+            clock.left.saturating_sub(clock.tc.base)
+        }
+        _ => clock.left,
+    }
+}
+
 /// How engines spent their clocks over a set of annotated games.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimeProfile {
@@ -524,7 +540,7 @@ impl TimeProfile {
             b.sides += 1;
             b.given += stats.allotted;
             b.used += stats.used;
-            b.left.push(clock.left.as_secs_f64());
+            b.left.push(clock_at_end(&clock, flagged).as_secs_f64());
             self.forfeits += stats.forfeits;
             self.used += stats.used;
             self.allotted += stats.allotted;
@@ -768,6 +784,34 @@ mod tests {
         };
         assert_eq!(band.median_left(), Some(2.5));
         assert_eq!(LengthBand::default().median_left(), None);
+    }
+
+    /// The clock at the end: a side that lost on time had none left, and
+    /// the base of a period never begun is not counted (it is not in the
+    /// time given either).
+    #[test]
+    fn the_clock_at_the_end_leaves_out_what_was_never_there() {
+        let mut text = String::from("[TimeControl \"40/10+0.1\"]\n\n");
+        for n in 1..=40 {
+            text.push_str(&format!("{n}. a1 {{0.300s}} b2 {{0.300s}} "));
+        }
+        text.push_str("1/2-1/2\n");
+        let mut p = TimeProfile::default();
+        p.add(&first_record(&text));
+        // 10 + 40 x (0.1 - 0.3) = 2 s each; the second period's 10 s not yet.
+        let band = &p.by_length[1];
+        assert_eq!(band.sides, 2);
+        assert!(band.left.iter().all(|l| (l - 2.0).abs() < 1e-6), "{band:?}");
+        assert!((band.given - band.used - 4.0).abs() < 1e-6, "{band:?}");
+
+        let text = "[TimeControl \"10+0.1\"]\n[Termination \"time forfeit: black took 12.000 s with 10.100 s left\"]\n\n\
+                    1. a1 {0.100s} b2 {0.100s} 2. c3 {0.100s} 1-0\n";
+        let mut p = TimeProfile::default();
+        p.add(&first_record(text));
+        let mut left = p.by_length[0].left.clone();
+        left.sort_by(f64::total_cmp);
+        assert_eq!(left.len(), 2);
+        assert!(left[0] == 0.0 && (left[1] - 10.0).abs() < 1e-6, "{left:?}");
     }
 
     /// A run with `--time-margin` lets a move overrun the clock by up to the

@@ -818,17 +818,42 @@ async fn the_fuzz_corpus_is_answered_properly() {
         pdn: tmp.path().join("run.pdn"),
         summary: Some(tmp.path().join("run.json")),
     };
-    let (mut seen, mut searches, mut watched, mut sequences) = (0, 0, 0, 0);
+    // What the committed sequences must do: each step's status (a refusal
+    // written as 400, whatever its 4xx), so that a sequence that stopped
+    // reaching its game would be seen.
+    let expected: &[(&str, &[u16])] = &[
+        // A PDN of two games loaded, the second (index 1) opened, undone to
+        // its start, exported; an eighth game (index 7) refused.
+        ("seq_pdn_open_undo", &[200, 200, 200, 200, 400]),
+        // A move, the engine's reply, an undo, an undo to a ply not
+        // reached, a picture of ply 1, the state, a stop.
+        (
+            "seq_moves_undo_engine",
+            &[200, 200, 200, 400, 200, 200, 200],
+        ),
+        // Half a game, then two, the second (index 1) opened; emptied, then
+        // the same refused.
+        ("seq_watch_grows", &[200, 200, 200, 200, 400]),
+    ];
+    let (mut files, mut searches, mut watched, mut sequences) = (0, 0, 0, 0);
+    let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let path = entry.unwrap().path();
+        let data = std::fs::read(&path).unwrap();
         let Ok(text) = std::str::from_utf8(&data) else {
             continue;
         };
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        // As in the fuzz target: the watched files empty at the start.
+        std::fs::write(&watch.pdn, "").unwrap();
+        std::fs::write(watch.summary.as_ref().unwrap(), "").unwrap();
         let app = AppState::new(Some(watch.clone()));
         let g = new_game(&app, "bushka", None).await;
         let id = g["session"].as_str().unwrap();
         let inputs = crate::fuzz_input::read_inputs(text, id);
+        files += usize::from(!inputs.is_empty());
         sequences += usize::from(inputs.len() > 1);
+        let mut statuses = Vec::new();
         for input in inputs {
             if let Some(text) = &input.watched {
                 std::fs::write(&watch.pdn, text).unwrap();
@@ -857,10 +882,19 @@ async fn the_fuzz_corpus_is_answered_properly() {
                 let e = error_of(&v);
                 assert!(!e.is_empty() && !e.contains(['\n', '\r']), "{v}");
             }
-            seen += 1;
+            statuses.push(if status.is_client_error() {
+                400
+            } else {
+                status.as_u16()
+            });
+        }
+        if let Some((_, want)) = expected.iter().find(|(n, _)| *n == name) {
+            assert_eq!(&statuses, want, "{name}");
+            checked += 1;
         }
     }
-    assert!(seen >= 12, "only {seen} corpus inputs");
+    assert!(files >= 15, "only {files} corpus inputs");
+    assert_eq!(checked, expected.len(), "a committed sequence is missing");
     assert!(
         searches >= 2 && watched >= 2 && sequences >= 3,
         "{searches} searches, {watched} watched, {sequences} sequences"

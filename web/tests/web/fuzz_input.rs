@@ -3,12 +3,14 @@
 //! replays its committed corpus (`api.rs`).
 //!
 //! An input is one request or a sequence of them, separated by `===` lines
-//! (at most [`MAX_REQUESTS`], all on one server and one session: a PDN
-//! loaded then opened, moves then an undo, a watched file that grows). A
-//! request's first line is `METHOD /path?query` and the rest its body;
-//! `$S` in either stands for the live session's id. For a `/api/watch…`
-//! request, the body ends at the first `---` line: what follows is the text
-//! the watched PDN file and its summary hold from that request on. Searches are cut short:
+//! (the first [`MAX_REQUESTS`] requests are sent, all to one server and one
+//! session: a PDN loaded then opened, moves then an undo, a watched file
+//! that grows). A request's first line is `METHOD /path?query` and the rest
+//! its body; `$S` in either stands for the live session's id. For a
+//! `/api/watch…` request, the body ends at the first `---` line: what
+//! follows is the text
+//! the watched PDN file and its summary hold from that request on (without
+//! that line they keep what they held, empty at the start). Searches are cut short:
 //! `/api/engine` and `/api/analyse` get a movetime of at most [`SEARCH_MS`]
 //! (added when none is given), so that an input takes milliseconds rather
 //! than the minutes a search may be allowed. Any other path naming a search
@@ -22,7 +24,8 @@ pub struct Input {
     pub method: String,
     pub uri: String,
     pub body: String,
-    /// The watched files' text, for `/api/watch` requests.
+    /// The watched files' text from this request on (`/api/watch`
+    /// requests with a `---` line).
     pub watched: Option<String>,
 }
 
@@ -30,26 +33,27 @@ pub struct Input {
 pub const MAX_REQUESTS: usize = 16;
 
 /// The requests an input stands for, in order, with `session` for `$S`: its
-/// `===`-separated parts that are requests the target sends (the others are
-/// left out), at most [`MAX_REQUESTS`].
+/// parts between `===` lines (a line of its own, `\r\n` ends too) that are
+/// requests the target sends (the others are left out), at most
+/// [`MAX_REQUESTS`].
 pub fn read_inputs(text: &str, session: &str) -> Vec<Input> {
     let mut parts = Vec::new();
-    let mut rest = text;
-    while parts.len() < MAX_REQUESTS {
-        match rest.split_once("\n===\n") {
-            Some((part, next)) => {
-                parts.push(part);
-                rest = next;
-            }
-            None => {
-                parts.push(rest);
-                break;
-            }
+    let (mut start, mut pos) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        if line.trim_end_matches(['\n', '\r']) == "===" {
+            // The part ends before the line break that ends its last line.
+            let part = &text[start..pos];
+            let part = part.strip_suffix('\n').unwrap_or(part);
+            parts.push(part.strip_suffix('\r').unwrap_or(part));
+            start = pos + line.len();
         }
+        pos += line.len();
     }
+    parts.push(&text[start..]);
     parts
         .into_iter()
         .filter_map(|part| read_input(part, session))
+        .take(MAX_REQUESTS)
         .collect()
 }
 
@@ -75,7 +79,7 @@ pub fn read_input(text: &str, session: &str) -> Option<Input> {
         };
         match cut {
             Some((end, start)) => (&rest[..end], Some(rest[start..].to_string())),
-            None => (rest, Some(String::new())),
+            None => (rest, None),
         }
     } else {
         (rest, None)
