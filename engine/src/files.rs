@@ -8,7 +8,11 @@
 //! temporary file in the target's folder, which is flushed to the disk and
 //! renamed over the target, and then the folder itself is flushed so that the
 //! rename survives a power cut. A crash at any moment leaves either the old
-//! file or the new one, never a part of either, and no temporary behind.
+//! file or the new one, never a part of either. A process killed while it
+//! writes leaves its temporary behind (hidden: `.NAME.XXXXXX.tmp` beside
+//! NAME); a later write of the same file removes such temporaries once they
+//! have not changed for [`STALE_TEMPORARY`] (a younger one may be another
+//! process's write in progress).
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
@@ -92,12 +96,45 @@ pub fn write_atomic_path(
         let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
         builder.permissions(std::fs::Permissions::from_mode(mode));
     }
+    remove_stale_temporaries(dir, &prefix);
     let mut tmp = builder.tempfile_in(dir)?;
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     // On failure the temporary is removed when `persist`'s error is dropped.
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// How long a temporary of [`write_atomic_path`] must have been left
+/// unchanged before a later write of the same file removes it.
+pub const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporaries (`{prefix}XXXXXX.tmp` in `dir`) that writes of
+/// the same file killed before their end left, once [`STALE_TEMPORARY`]
+/// old; what cannot be read or removed is left.
+fn remove_stale_temporaries(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        // The prefix, six random characters, the suffix.
+        let ours = name
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .is_some_and(|mid| mid.len() == 6 && mid.chars().all(|c| c.is_ascii_alphanumeric()));
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STALE_TEMPORARY);
+        if ours && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Flushes a folder's entries (a rename) to the disk where the system allows.
@@ -231,6 +268,31 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A write removes the temporaries that killed writes of the same file
+    /// left, once stale; a young one (another write in progress), another
+    /// file's and other names stay.
+    #[test]
+    fn a_write_removes_the_stale_temporaries_of_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = std::time::SystemTime::now() - STALE_TEMPORARY * 2;
+        let make = |name: &str, stale: bool| {
+            let path = dir.path().join(name);
+            let f = File::create(&path).unwrap();
+            if stale {
+                f.set_modified(old).unwrap();
+            }
+            path
+        };
+        let stale = make(".w.json.aB3xYz.tmp", true);
+        let young = make(".w.json.Qw12er.tmp", false);
+        let other = make(".v.json.aB3xYz.tmp", true);
+        let notes = make(".w.json.notes.tmp", true);
+        write_atomic(&dir.path().join("w.json"), b"{}").unwrap();
+        assert!(!stale.exists());
+        assert!(young.exists() && other.exists() && notes.exists());
+        assert_eq!(std::fs::read(dir.path().join("w.json")).unwrap(), b"{}");
+    }
 
     #[test]
     fn cut_counts_characters_and_marks_what_it_cut() {

@@ -34,6 +34,15 @@ fuzz_target!(|data: &[u8]| {
     let _ = std::fs::remove_file(path.with_extension("recover.tmp"));
     match result {
         Ok(kept) => {
+            // Accepted: every line but the last (the torn end of a killed
+            // run) is a data line.
+            let lines: Vec<&[u8]> = data.split_inclusive(|&b| b == b'\n').collect();
+            for line in lines.iter().take(lines.len().saturating_sub(1)) {
+                let line = std::str::from_utf8(line).expect("a line before the last is text");
+                let d = DataLine::parse(line.trim_end_matches(['\n', '\r']))
+                    .expect("a line before the last is data");
+                assert!(d.game.parse::<u64>().is_ok(), "a game id: {line:?}");
+            }
             let text = std::str::from_utf8(&out).expect("kept lines are text");
             let input = String::from_utf8_lossy(data);
             // An unterminated last line keeps a final '\r' when read, and
@@ -57,12 +66,13 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(positions, kept, "positions seen");
         }
         Err(e) => {
-            // Only an unreadable file (bytes that are not UTF-8), or one
-            // whose first block of a finished game lacks its start, is
-            // refused, in one line; the file is then left as it was.
+            // Only a file with a line that is not data before its last
+            // (bytes that are not UTF-8 among them), or one whose first
+            // block of a finished game lacks its start, is refused, in one
+            // line; the file is then left as it was.
             fuzz_support::assert_one_line(&e);
             assert!(
-                std::str::from_utf8(data).is_err() || e.contains("holds no positions of"),
+                e.contains("is not a data line") || e.contains("holds no positions of"),
                 "refused: {e}"
             );
             assert_eq!(out, data, "a refused file was changed");

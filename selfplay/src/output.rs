@@ -2,7 +2,7 @@
 
 use crate::pdn::{GameRecord, PdnReader};
 use engine::data::DataLine;
-use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
+use engine::files::{read_line_capped, LineRead, MAX_LINE};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -109,6 +109,7 @@ pub fn recover_pdn(
     for g in PdnReader::new(reader) {
         on_game(g.map_err(|e| format!("{}: {e}", path.display()))?)?;
     }
+    torn_record(path, end)?;
     // The torn end is cut only once every whole game has been accepted: a
     // file refused is left as it was.
     let file = OpenOptions::new()
@@ -117,6 +118,40 @@ pub fn recover_pdn(
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     file.set_len(end)
         .map_err(|e| format!("cannot truncate {}: {e}", path.display()))
+}
+
+/// The most bytes a game record being written when a run was killed can
+/// have (a game of thousands of annotated plies is well under it).
+const MAX_TORN: u64 = 1 << 20;
+
+/// Checks that what follows the complete games of a PDN file, from `end`,
+/// can be a record the harness was writing when it was stopped: nothing, or
+/// text that begins a record (a tag) and is shorter than [`MAX_TORN`].
+/// Anything else (a file of other text, notes after the games) is not cut.
+fn torn_record(path: &Path, end: u64) -> Result<(), String> {
+    let refuse = || {
+        format!(
+            "{} ends with text that is not game records this program wrote: it was not changed; resume with the run's PDN file",
+            path.display()
+        )
+    };
+    let mut file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    if len.saturating_sub(end) > MAX_TORN {
+        return Err(refuse());
+    }
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(end))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut tail = Vec::new();
+    file.read_to_end(&mut tail)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match tail.iter().find(|b| !b.is_ascii_whitespace()) {
+        None | Some(b'[') => Ok(()),
+        Some(_) => Err(refuse()),
+    }
 }
 
 /// Byte length of the part of a PDN file made of complete games: each game
@@ -259,35 +294,39 @@ pub fn recover_data(
     let mut dropped: HashSet<u64> = HashSet::new();
     let mut started: HashSet<u64> = HashSet::new();
     let mut unstarted: Vec<u64> = Vec::new();
+    let mut not_data: Option<u64> = None;
     let written = engine::files::write_atomic_with(path, |out| {
         let mut blocks: HashSet<u64> = HashSet::new();
         let mut plies: HashSet<u32> = HashSet::new();
         let (mut block, mut keep) = (None, false);
         let mut input = input;
         let mut buf = Vec::new();
+        // The line that did not parse, when one did: only the file's last
+        // line may be torn.
+        let mut torn: Option<u64> = None;
+        let mut number = 0u64;
         loop {
             buf.clear();
-            match read_line_capped(&mut input, &mut buf, MAX_LINE)? {
-                LineRead::End => break,
-                // Not a data line (they are a few hundred bytes): dropped.
-                LineRead::TooLong => {
-                    skip_line(&mut input)?;
-                    continue;
-                }
-                LineRead::Line => {}
+            let read = read_line_capped(&mut input, &mut buf, MAX_LINE)?;
+            if read == LineRead::End {
+                break;
             }
-            let Ok(line) = std::str::from_utf8(&buf) else {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    "stream did not contain valid UTF-8",
-                ));
-            };
-            let line = line.trim_end_matches(['\n', '\r']);
-            // A line that does not parse (the torn end of a killed run) is dropped.
-            let Ok(data) = DataLine::parse(line) else {
-                continue;
-            };
-            let Ok(id) = data.game.parse::<u64>() else {
+            number += 1;
+            // A line that did not parse, then more; or a line longer than
+            // any data line (a few hundred bytes): not a data file.
+            if let Some(n) = torn.or((read == LineRead::TooLong).then_some(number)) {
+                not_data = Some(n);
+                return Err(std::io::Error::other("not a data line"));
+            }
+            // A line that does not parse (nor is text) is the torn end of a
+            // killed run when it is the last: dropped.
+            let Some((line, data, id)) = std::str::from_utf8(&buf).ok().and_then(|line| {
+                let line = line.trim_end_matches(['\n', '\r']);
+                let data = DataLine::parse(line).ok()?;
+                let id = data.game.parse::<u64>().ok()?;
+                Some((line, data, id))
+            }) else {
+                torn = Some(number);
                 continue;
             };
             if block != Some(id) {
@@ -316,6 +355,12 @@ pub fn recover_data(
         }
         Ok(())
     });
+    if let Some(n) = not_data {
+        return Err(format!(
+            "{} line {n} is not a data line this program wrote: it is not the run's data file, and was not changed; resume with the run's data file",
+            path.display()
+        ));
+    }
     if dropped.len() > max_dropped {
         return Err(format!(
             "{} holds positions of more than {max_dropped} game(s) not finished in the game records: are they the same run's? The data file was not changed",
@@ -391,6 +436,50 @@ mod tests {
         );
     }
 
+    /// `--resume` given a file that is not the run's (notes, a data file
+    /// as the PDN, games followed by other text) refuses it and leaves it
+    /// as it was, even before any game is finished; only a last line of
+    /// data, or a record begun at the end of the PDN, is torn.
+    #[test]
+    fn files_that_are_not_the_runs_are_refused_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = HashSet::new();
+        let notes = dir.path().join("notes.txt");
+        let text = "important notes\nmore notes\n";
+        std::fs::write(&notes, text).unwrap();
+        let err = recover_data(&notes, &none, 1, |_| {}).unwrap_err();
+        assert!(err.contains("line 1 is not a data line"), "{err}");
+        let err = recover_pdn(&notes, |_| Ok(())).unwrap_err();
+        assert!(err.contains("not game records this program wrote"), "{err}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+        // A data file given as the PDN.
+        let data = dir.path().join("run.data");
+        std::fs::write(&data, "0\tA\t0\t5\t1\n").unwrap();
+        assert!(recover_pdn(&data, |_| Ok(())).is_err());
+        assert_eq!(std::fs::read_to_string(&data).unwrap(), "0\tA\t0\t5\t1\n");
+        // A line that is not data before the last.
+        let text = "0\tA\t0\t5\t1\nnot data\n0\tB\t1\t6\t1\n";
+        std::fs::write(&data, text).unwrap();
+        let finished: HashSet<u64> = [0].into_iter().collect();
+        let err = recover_data(&data, &finished, 1, |_| {}).unwrap_err();
+        assert!(err.contains("line 2 is not a data line"), "{err}");
+        assert!(!err.contains('\n'));
+        assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
+        // Games, then notes.
+        let pdn = dir.path().join("run.pdn");
+        let text = "[Round \"1\"]\n\n1. e23 1-0\n\nmy notes on game 1\n";
+        std::fs::write(&pdn, text).unwrap();
+        assert!(recover_pdn(&pdn, |_| Ok(())).is_err());
+        assert_eq!(std::fs::read_to_string(&pdn).unwrap(), text);
+        // Games, then blank lines: cut.
+        std::fs::write(&pdn, "[Round \"1\"]\n\n1. e23 1-0\n\n\n\n").unwrap();
+        assert_eq!(rounds_recovered(&pdn), ["1"]);
+        assert_eq!(
+            std::fs::read_to_string(&pdn).unwrap(),
+            "[Round \"1\"]\n\n1. e23 1-0\n\n"
+        );
+    }
+
     #[test]
     fn data_of_many_unfinished_games_is_refused_unchanged() {
         let dir = tempfile::tempdir().unwrap();
@@ -438,7 +527,6 @@ mod tests {
         let path = dir.join("run.data");
         let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n0\tB2\t1\t6\t1\n\
                     5\tU\t0\t0\t0\n\
-                    no id here\n\
                     1\tC\t0\t-3\t0.5\n\
                     0\tD\t2\t7\t1\n\
                     1\tE";
@@ -446,8 +534,8 @@ mod tests {
         let finished: HashSet<u64> = [0, 1].into_iter().collect();
         let mut seen = Vec::new();
         let kept = recover_data(&path, &finished, 1, |p| seen.push(p.to_string())).unwrap();
-        // Game 0's repeated ply 1 and its second block, unfinished game 5, the
-        // malformed line and the cut last line (no ply) are dropped.
+        // Game 0's repeated ply 1 and its second block, unfinished game 5 and
+        // the cut last line (no ply) are dropped.
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n1\tC\t0\t-3\t0.5\n"

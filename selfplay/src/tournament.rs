@@ -790,6 +790,10 @@ impl Outputs {
         }
         if let Some(p) = self.pdn.as_mut() {
             p.append(&pdn_record(cfg, &self.run.id, slot, f).to_pdn())?;
+            // On the disk too: a crash of the machine (or of a cluster node
+            // writing to a shared disk) that kept the data of several games
+            // but not their records would leave a run no resume accepts.
+            p.sync()?;
         }
         Ok(())
     }

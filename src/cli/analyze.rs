@@ -77,6 +77,15 @@ impl EvalArgs {
         })
     }
 
+    /// The weights file these options read (none for the built-in
+    /// `default` and `material`).
+    pub fn weights_file(&self) -> Option<&std::path::Path> {
+        self.weights
+            .as_deref()
+            .filter(|w| !matches!(*w, "default" | "material"))
+            .map(std::path::Path::new)
+    }
+
     /// The evaluation in words, for a file's header.
     pub fn describe(&self) -> String {
         match (self.weights.as_deref(), self.eval) {

@@ -420,6 +420,12 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
             a.max_plies
         );
     }
+    // The book may not replace the weights it is made with.
+    selfplay::output::distinct_outputs(&[
+        ("--out", a.out.as_deref()),
+        ("--weights", a.evaluation.weights_file()),
+    ])
+    .map_err(anyhow::Error::msg)?;
     let recipe = BookRecipe {
         count: a.count as usize,
         min_plies: a.min_plies as usize,

@@ -18,7 +18,7 @@ pub struct TuneArgs {
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
     /// The tuned weights file (written atomically); the loss curve goes beside
-    /// it as OUT.loss.csv and OUT.loss.png (extension replaced).
+    /// it as OUT.loss.csv and OUT.loss.png (OUT's whole name, then the suffix).
     #[arg(long)]
     pub out: PathBuf,
     /// Passes over the training set.
@@ -74,7 +74,7 @@ pub struct TuneArgs {
     /// binary weights file; docs/patterns.md). `auto` is refused: say which.
     #[arg(long, default_value = "features")]
     pub eval: EvalKind,
-    /// Carry on from the fit saved in OUT.checkpoint (extension replaced),
+    /// Carry on from the fit saved in OUT.checkpoint (OUT's whole name, then the suffix),
     /// after a break or past its last epoch with a larger `--epochs`. The
     /// fit's state is saved there at most every 30 s and after the last
     /// epoch; without `--resume`, the checkpoint of a fit stopped before its
@@ -100,9 +100,14 @@ pub fn tune(args: &TuneArgs) -> Result<()> {
     with_game!(args.game, G => run::<G>(args))
 }
 
-/// A file beside `out` with its extension replaced by `ext`.
+/// A file beside `out`: its whole name, then `.` and `ext` (so that fits
+/// whose outputs differ only in extension, `tuned.json` and
+/// `tuned.patterns`, keep their own checkpoints and loss curves).
 fn beside(out: &Path, ext: &str) -> PathBuf {
-    out.with_extension(ext)
+    let mut name = out.as_os_str().to_owned();
+    name.push(".");
+    name.push(ext);
+    PathBuf::from(name)
 }
 
 /// Loads, tunes and writes for one game.

@@ -602,14 +602,14 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         .next()
         .and_then(|e| e.trim_end_matches(')').parse().ok())
         .expect("the kept epoch");
-    let table = std::fs::read_to_string(dir.join("w.loss.csv")).unwrap();
+    let table = std::fs::read_to_string(dir.join("w.json.loss.csv")).unwrap();
     let row: Vec<&str> = table.lines().nth(epoch + 1).unwrap().split(',').collect();
     let train: f64 = row[1].parse().unwrap();
     assert!(
         loss.contains(&format!("-> {train:.6},")),
         "{loss} vs {row:?}"
     );
-    // The fit's state is in w.checkpoint. A finished fit's is replaced by
+    // The fit's state is in w.json.checkpoint. A finished fit's is replaced by
     // the same command again; one stopped before its end is not (refused
     // before the data is read), and `--resume` with more epochs goes on to
     // what one run of as many epochs writes.
@@ -623,7 +623,7 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     };
     let o = run(out_s, "2", &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let ckpt = dir.join("w.checkpoint");
+    let ckpt = dir.join("w.json.checkpoint");
     let mut stopped = tuner::Checkpoint::read(&ckpt).unwrap().unwrap();
     assert_eq!((stopped.epoch, stopped.planned), (2, 2));
     stopped.planned = 10;
@@ -632,7 +632,7 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("w.checkpoint holds a fit stopped at epoch 2 of 10: use --resume"),
+        err.contains("w.json.checkpoint holds a fit stopped at epoch 2 of 10: use --resume"),
         "{err}"
     );
     assert!(stdout(&o).is_empty());
@@ -648,9 +648,21 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         std::fs::read(&straight).unwrap()
     );
     assert_eq!(
-        std::fs::read(dir.join("w.loss.csv")).unwrap(),
-        std::fs::read(dir.join("s.loss.csv")).unwrap()
+        std::fs::read(dir.join("w.json.loss.csv")).unwrap(),
+        std::fs::read(dir.join("s.json.loss.csv")).unwrap()
     );
+    // A fit whose output differs only in extension keeps its own state:
+    // w.json's checkpoint and loss curve are untouched.
+    let (state, curve) = (
+        std::fs::read(&ckpt).unwrap(),
+        std::fs::read(dir.join("w.json.loss.csv")).unwrap(),
+    );
+    let other = dir.join("w.txt");
+    let o = run(other.to_str().unwrap(), "1", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("w.txt.checkpoint").exists() && dir.join("w.txt.loss.csv").exists());
+    assert_eq!(std::fs::read(&ckpt).unwrap(), state);
+    assert_eq!(std::fs::read(dir.join("w.json.loss.csv")).unwrap(), curve);
     // Other settings, or a damaged file: refused by name, nothing written.
     let before = std::fs::read(&out).unwrap();
     let o = run(out_s, "6", &["--resume", "--lr", "2"]);
@@ -669,7 +681,7 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     assert!(!o.status.success());
     let last = err.trim_end().lines().last().unwrap_or_default();
     assert!(last.starts_with("error: checkpoint "), "{err}");
-    assert!(last.contains("w.checkpoint: damaged"), "{err}");
+    assert!(last.contains("w.json.checkpoint: damaged"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), before);
     // A feature fit starts from the feature set the engine plays
     // (data/weights/bashnya.json), not from the pattern set's features: a
@@ -837,6 +849,21 @@ fn openings_name_the_evaluation_of_their_balance_check() {
         &["openings", "--weights", "nonexistent.json"],
         "--weights: weights file nonexistent.json:",
     );
+    // The book may not replace the weights it is made with.
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("w.json");
+    let weights = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/weights/bushka.json"
+    ))
+    .unwrap();
+    std::fs::write(&w, &weights).unwrap();
+    let w_s = w.to_str().unwrap();
+    refused(
+        &["openings", "--count", "1", "--weights", w_s, "--out", w_s],
+        "--out and --weights name the same file",
+    );
+    assert_eq!(std::fs::read(&w).unwrap(), weights);
 }
 
 /// A hash table the memory cannot hold is refused in one line, not by an
