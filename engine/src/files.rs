@@ -10,9 +10,9 @@
 //! rename survives a power cut. A crash at any moment leaves either the old
 //! file or the new one, never a part of either. A process killed while it
 //! writes leaves its temporary behind (hidden: `.NAME.XXXXXX.tmp` beside
-//! NAME); a later write of the same file removes such temporaries once they
-//! have not changed for [`STALE_TEMPORARY`] (a younger one may be another
-//! process's write in progress).
+//! NAME); the first write of the same file by a later process removes such
+//! temporaries once they have not changed for [`STALE_TEMPORARY`] (a
+//! younger one may be another process's write in progress).
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
@@ -96,7 +96,17 @@ pub fn write_atomic_path(
         let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
         builder.permissions(std::fs::Permissions::from_mode(mode));
     }
-    remove_stale_temporaries(dir, &prefix);
+    // Once a process for each file it writes: a folder of many files is
+    // not listed at every write.
+    static CLEANED: std::sync::Mutex<Option<std::collections::HashSet<std::path::PathBuf>>> =
+        std::sync::Mutex::new(None);
+    let first = CLEANED.lock().is_ok_and(|mut set| {
+        set.get_or_insert_with(Default::default)
+            .insert(dir.join(&prefix))
+    });
+    if first {
+        remove_stale_temporaries(dir, &prefix);
+    }
     let mut tmp = builder.tempfile_in(dir)?;
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
@@ -124,6 +134,9 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
             .strip_prefix(prefix)
             .and_then(|rest| rest.strip_suffix(".tmp"))
             .is_some_and(|mid| mid.len() == 6 && mid.chars().all(|c| c.is_ascii_alphanumeric()));
+        if !ours {
+            continue;
+        }
         let stale = entry
             .metadata()
             .ok()
@@ -131,7 +144,7 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
             .and_then(|m| m.modified().ok())
             .and_then(|t| t.elapsed().ok())
             .is_some_and(|age| age >= STALE_TEMPORARY);
-        if ours && stale {
+        if stale {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -288,9 +301,10 @@ mod tests {
         let young = make(".w.json.Qw12er.tmp", false);
         let other = make(".v.json.aB3xYz.tmp", true);
         let notes = make(".w.json.notes.tmp", true);
+        let longer = make(".w.json.bak.aB3xYz.tmp", true);
         write_atomic(&dir.path().join("w.json"), b"{}").unwrap();
         assert!(!stale.exists());
-        assert!(young.exists() && other.exists() && notes.exists());
+        assert!(young.exists() && other.exists() && notes.exists() && longer.exists());
         assert_eq!(std::fs::read(dir.path().join("w.json")).unwrap(), b"{}");
     }
 

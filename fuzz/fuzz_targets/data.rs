@@ -18,8 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let path = dir.join(format!("bushka-fuzz-data-{}.txt", std::process::id()));
     std::fs::write(&path, data).expect("temporary file");
     // Games 0..4 count as finished where the input has a start line (ply 0)
-    // of theirs; lines of other games are dropped (any number of them: the
-    // refusal of too many is tested in `selfplay`).
+    // of theirs; lines of other games make the tail.
     let finished: HashSet<u64> = String::from_utf8_lossy(data)
         .lines()
         .filter_map(|l| DataLine::parse(l).ok())
@@ -28,20 +27,35 @@ fuzz_target!(|data: &[u8]| {
         .filter(|id| *id < 4)
         .collect();
     let mut positions = 0;
-    let result = recover_data(&path, &finished, usize::MAX, |_| positions += 1);
+    let result = recover_data(&path, &finished, |_| positions += 1);
     let out = std::fs::read(&path).expect("read back");
     let _ = std::fs::remove_file(&path);
     let _ = std::fs::remove_file(path.with_extension("recover.tmp"));
     match result {
-        Ok(kept) => {
-            // Accepted: every line but the last (the torn end of a killed
-            // run) is a data line.
+        Ok(selfplay::output::Recovered { kept, .. }) => {
+            // Accepted: every line but the last (a torn end) is a data line
+            // or holds zero bytes (a crash's hole), and no line of a finished
+            // game follows one that is not.
             let lines: Vec<&[u8]> = data.split_inclusive(|&b| b == b'\n').collect();
-            for line in lines.iter().take(lines.len().saturating_sub(1)) {
-                let line = std::str::from_utf8(line).expect("a line before the last is text");
-                let d = DataLine::parse(line.trim_end_matches(['\n', '\r']))
-                    .expect("a line before the last is data");
-                assert!(d.game.parse::<u64>().is_ok(), "a game id: {line:?}");
+            let mut tail = false;
+            for (i, line) in lines.iter().enumerate() {
+                let parsed = std::str::from_utf8(line).ok().and_then(|l| {
+                    let d = DataLine::parse(l.trim_end_matches(['\n', '\r'])).ok()?;
+                    d.game.parse::<u64>().ok()
+                });
+                match parsed {
+                    Some(id) if finished.contains(&id) => {
+                        assert!(!tail, "a finished game's line after the tail: {line:?}")
+                    }
+                    Some(_) => tail = true,
+                    None => {
+                        assert!(
+                            i + 1 == lines.len() || line.contains(&0),
+                            "not data before the last: {line:?}"
+                        );
+                        tail = true;
+                    }
+                }
             }
             let text = std::str::from_utf8(&out).expect("kept lines are text");
             let input = String::from_utf8_lossy(data);
@@ -66,13 +80,16 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(positions, kept, "positions seen");
         }
         Err(e) => {
-            // Only a file with a line that is not data before its last
-            // (bytes that are not UTF-8 among them), or one whose first
-            // block of a finished game lacks its start, is refused, in one
-            // line; the file is then left as it was.
+            // Only a file with a line that is not data and cannot be torn,
+            // a finished game's line after the tail, or a finished game
+            // whose first block lacks its start, is refused, in one line;
+            // the file is then left as it was.
             fuzz_support::assert_one_line(&e);
             assert!(
-                e.contains("is not a data line") || e.contains("holds no positions of"),
+                e.contains("is not a data line")
+                    || e.contains("after line")
+                    || e.contains("the game records finish none")
+                    || e.contains("holds no positions of"),
                 "refused: {e}"
             );
             assert_eq!(out, data, "a refused file was changed");

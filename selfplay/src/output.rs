@@ -2,7 +2,7 @@
 
 use crate::pdn::{GameRecord, PdnReader};
 use engine::data::DataLine;
-use engine::files::{read_line_capped, LineRead, MAX_LINE};
+use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
@@ -124,10 +124,15 @@ pub fn recover_pdn(
 /// have (a game of thousands of annotated plies is well under it).
 const MAX_TORN: u64 = 1 << 20;
 
+/// How every record the harness writes begins.
+const RECORD_START: &[u8] = b"[Event \"";
+
 /// Checks that what follows the complete games of a PDN file, from `end`,
-/// can be a record the harness was writing when it was stopped: nothing, or
-/// text that begins a record (a tag) and is shorter than [`MAX_TORN`].
-/// Anything else (a file of other text, notes after the games) is not cut.
+/// can be a record the harness was writing when it was stopped: nothing,
+/// text that begins as the harness's records do (`[Event "`), or zero bytes
+/// a crash left where the last writes did not reach the disk; and shorter
+/// than [`MAX_TORN`]. Anything else (a file of other text, notes after the
+/// games) is not cut.
 fn torn_record(path: &Path, end: u64) -> Result<(), String> {
     let refuse = || {
         format!(
@@ -148,9 +153,18 @@ fn torn_record(path: &Path, end: u64) -> Result<(), String> {
     let mut tail = Vec::new();
     file.read_to_end(&mut tail)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    match tail.iter().find(|b| !b.is_ascii_whitespace()) {
-        None | Some(b'[') => Ok(()),
-        Some(_) => Err(refuse()),
+    let start = tail.iter().position(|b| !b.is_ascii_whitespace());
+    let torn = match start.map(|i| &tail[i..]) {
+        None => true,
+        Some(rest) => {
+            let n = rest.len().min(RECORD_START.len());
+            rest[0] == 0 || rest[..n] == RECORD_START[..n]
+        }
+    };
+    if torn {
+        Ok(())
+    } else {
+        Err(refuse())
     }
 }
 
@@ -251,16 +265,21 @@ pub fn complete_len(bytes: &[u8]) -> usize {
 /// appear twice, the first is kept, and within it the first line of each
 /// ply. Memory is a set of game ids and one block's plies, not the file.
 ///
-/// A stopped run leaves the lines of at most one game whose record is not in
-/// the PDN (the harness writes a game's data, then its record). Should the
-/// lines of more than `max_dropped` such games be found (a PDN file that is
-/// not the run's, say), nothing is rewritten and the answer says so.
+/// The harness writes each game's data, then its record, one game at a
+/// time, so what a stopped run leaves beyond its finished games is a tail:
+/// blocks of games whose records were not written (or were lost in a crash
+/// of the machine) and a torn last line (a prefix of a data line), or
+/// zero bytes a crash left where the last writes did not reach the disk.
+/// That tail is dropped. A line of a finished game after the tail began,
+/// a line that is not data elsewhere, or the positions of several games
+/// when the records finish none (a PDN file named wrong), mean the file is
+/// not the run's (another run's, notes, a PDN): nothing is rewritten and
+/// the answer says so.
 pub fn recover_data(
     path: &Path,
     finished: &HashSet<u64>,
-    max_dropped: usize,
     mut on_kept: impl FnMut(&str),
-) -> Result<usize, String> {
+) -> Result<Recovered, String> {
     // Every game's data begins with its start (ply 0, written even with
     // --dedup): a finished game without it was not written to this file.
     let missing = |mut ids: Vec<u64>| {
@@ -277,7 +296,7 @@ pub fn recover_data(
     if !path.exists() {
         return match missing(finished.iter().copied().collect()) {
             Some(e) => Err(e),
-            None => Ok(0),
+            None => Ok(Recovered::default()),
         };
     }
     // A pipe or a device holds nothing to keep, and is never replaced.
@@ -294,17 +313,29 @@ pub fn recover_data(
     let mut dropped: HashSet<u64> = HashSet::new();
     let mut started: HashSet<u64> = HashSet::new();
     let mut unstarted: Vec<u64> = Vec::new();
-    let mut not_data: Option<u64> = None;
+    // Why the file is not the run's, when it is not.
+    let mut refusal: Option<String> = None;
     let written = engine::files::write_atomic_with(path, |out| {
         let mut blocks: HashSet<u64> = HashSet::new();
         let mut plies: HashSet<u32> = HashSet::new();
         let (mut block, mut keep) = (None, false);
         let mut input = input;
         let mut buf = Vec::new();
-        // The line that did not parse, when one did: only the file's last
-        // line may be torn.
-        let mut torn: Option<u64> = None;
+        // The line where the tail begins, once it has.
+        let mut tail: Option<u64> = None;
+        // A line that is not data and can only be the last.
+        let mut last_only: Option<u64> = None;
         let mut number = 0u64;
+        let not_data = |n: u64| {
+            format!(
+                "{} line {n} is not a data line this program wrote: it is not the run's data file, and was not changed; resume with the run's data file",
+                path.display()
+            )
+        };
+        let mut refuse = |why: String| {
+            refusal = Some(why);
+            Err(std::io::Error::other("not the run's data file"))
+        };
         loop {
             buf.clear();
             let read = read_line_capped(&mut input, &mut buf, MAX_LINE)?;
@@ -312,32 +343,49 @@ pub fn recover_data(
                 break;
             }
             number += 1;
-            // A line that did not parse, then more; or a line longer than
-            // any data line (a few hundred bytes): not a data file.
-            if let Some(n) = torn.or((read == LineRead::TooLong).then_some(number)) {
-                not_data = Some(n);
-                return Err(std::io::Error::other("not a data line"));
+            if let Some(n) = last_only {
+                return refuse(not_data(n));
             }
-            // A line that does not parse (nor is text) is the torn end of a
-            // killed run when it is the last: dropped.
-            let Some((line, data, id)) = std::str::from_utf8(&buf).ok().and_then(|line| {
-                let line = line.trim_end_matches(['\n', '\r']);
-                let data = DataLine::parse(line).ok()?;
-                let id = data.game.parse::<u64>().ok()?;
-                Some((line, data, id))
-            }) else {
-                torn = Some(number);
+            let parsed = (read == LineRead::Line)
+                .then(|| std::str::from_utf8(&buf).ok())
+                .flatten()
+                .and_then(|line| {
+                    let line = line.trim_end_matches(['\n', '\r']);
+                    let data = DataLine::parse(line).ok()?;
+                    let id = data.game.parse::<u64>().ok()?;
+                    Some((line, data, id))
+                });
+            let Some((line, data, id)) = parsed else {
+                // Zero bytes from a crash anywhere in the tail; else a
+                // torn line, which begins as a data line does (a game
+                // id) and is the last.
+                if !buf.contains(&0) {
+                    if read == LineRead::TooLong || !buf.first().is_some_and(u8::is_ascii_digit) {
+                        return refuse(not_data(number));
+                    }
+                    last_only = Some(number);
+                }
+                if read == LineRead::TooLong {
+                    skip_line(&mut input)?;
+                }
+                tail.get_or_insert(number);
                 continue;
             };
+            if !finished.contains(&id) {
+                tail.get_or_insert(number);
+                dropped.insert(id);
+                continue;
+            }
+            if let Some(t) = tail {
+                return refuse(format!(
+                    "{} line {number} holds a position of a finished game after line {t}, which is not one: are they the same run's games? The data file was not changed",
+                    path.display()
+                ));
+            }
             if block != Some(id) {
                 block = Some(id);
                 plies.clear();
-                // Data is written before its game's PDN record: only games in
-                // the PDN are whole.
-                keep = finished.contains(&id) && blocks.insert(id);
-                if !finished.contains(&id) && dropped.insert(id) && dropped.len() > max_dropped {
-                    return Err(std::io::Error::other("too many unfinished games"));
-                }
+                keep = blocks.insert(id);
             }
             if keep && plies.insert(data.ply) {
                 writeln!(out, "{line}")?;
@@ -348,6 +396,15 @@ pub fn recover_data(
                 }
             }
         }
+        // A stopped run leaves one game's lines at most before its first
+        // record: more, and no record, is a PDN file named wrong.
+        if finished.is_empty() && dropped.len() > 1 {
+            return refuse(format!(
+                "{} holds positions of {} games and the game records finish none: resume with the run's PDN file. The data file was not changed",
+                path.display(),
+                dropped.len()
+            ));
+        }
         // Nothing is rewritten when the file is not the run's.
         unstarted.extend(finished.iter().filter(|id| !started.contains(id)));
         if !unstarted.is_empty() {
@@ -355,23 +412,27 @@ pub fn recover_data(
         }
         Ok(())
     });
-    if let Some(n) = not_data {
-        return Err(format!(
-            "{} line {n} is not a data line this program wrote: it is not the run's data file, and was not changed; resume with the run's data file",
-            path.display()
-        ));
-    }
-    if dropped.len() > max_dropped {
-        return Err(format!(
-            "{} holds positions of more than {max_dropped} game(s) not finished in the game records: are they the same run's? The data file was not changed",
-            path.display()
-        ));
+    if let Some(why) = refusal {
+        return Err(why);
     }
     if let Some(e) = missing(unstarted) {
         return Err(e);
     }
     written.map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
-    Ok(kept)
+    Ok(Recovered {
+        kept,
+        dropped: dropped.len(),
+    })
+}
+
+/// What [`recover_data`] kept and dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Lines kept.
+    pub kept: usize,
+    /// Games whose lines were dropped (their records not written): one at
+    /// most after a stop, more after a crash of the machine.
+    pub dropped: usize,
 }
 
 /// Writes a whole file atomically ([`engine::files`]).
@@ -414,7 +475,7 @@ mod tests {
         let path = dir.path().join("run.pdn");
         let whole = "[Round \"1\"]\n[White \"ä\"]\n\n1. e23 1-0\n\n";
         let mut bytes = whole.as_bytes().to_vec();
-        bytes.extend_from_slice(b"[Round \"2\"]\n[White \"\xC3");
+        bytes.extend_from_slice(b"[Event \"e\"]\n[Round \"2\"]\n[White \"\xC3");
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(rounds_recovered(&path), ["1"]);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
@@ -424,7 +485,7 @@ mod tests {
     fn a_refused_pdn_is_left_as_it_was() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.pdn");
-        let text = "[Round \"1\"]\n\n1. e23 1-0\n\n[Round \"2\"]\n\n1. e23 b";
+        let text = "[Round \"1\"]\n\n1. e23 1-0\n\n[Event \"e\"]\n[Round \"2\"]\n\n1. e23 b";
         std::fs::write(&path, text).unwrap();
         let err = recover_pdn(&path, |_| Err("not this run".into())).unwrap_err();
         assert_eq!(err, "not this run");
@@ -447,7 +508,7 @@ mod tests {
         let notes = dir.path().join("notes.txt");
         let text = "important notes\nmore notes\n";
         std::fs::write(&notes, text).unwrap();
-        let err = recover_data(&notes, &none, 1, |_| {}).unwrap_err();
+        let err = recover_data(&notes, &none, |_| {}).unwrap_err();
         assert!(err.contains("line 1 is not a data line"), "{err}");
         let err = recover_pdn(&notes, |_| Ok(())).unwrap_err();
         assert!(err.contains("not game records this program wrote"), "{err}");
@@ -461,7 +522,7 @@ mod tests {
         let text = "0\tA\t0\t5\t1\nnot data\n0\tB\t1\t6\t1\n";
         std::fs::write(&data, text).unwrap();
         let finished: HashSet<u64> = [0].into_iter().collect();
-        let err = recover_data(&data, &finished, 1, |_| {}).unwrap_err();
+        let err = recover_data(&data, &finished, |_| {}).unwrap_err();
         assert!(err.contains("line 2 is not a data line"), "{err}");
         assert!(!err.contains('\n'));
         assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
@@ -471,6 +532,27 @@ mod tests {
         std::fs::write(&pdn, text).unwrap();
         assert!(recover_pdn(&pdn, |_| Ok(())).is_err());
         assert_eq!(std::fs::read_to_string(&pdn).unwrap(), text);
+        // A record begun at the end is cut; other text in brackets is not.
+        let whole = "[Event \"e\"]\n\n1. e23 1-0\n\n";
+        for (tail, cut) in [
+            ("[Event \"e\"]\n[Ro", true),
+            ("[Eve", true),
+            ("\0\0\0\0", true),
+            ("[1, 2, 3]\n", false),
+            ("[section]\nkey = 1\n", false),
+        ] {
+            let text = format!("{whole}{tail}");
+            std::fs::write(&pdn, &text).unwrap();
+            let after = match recover_pdn(&pdn, |_| Ok(())) {
+                Ok(()) => whole.to_string(),
+                Err(e) => {
+                    assert!(e.contains("not game records this program wrote"), "{e}");
+                    text.clone()
+                }
+            };
+            assert_eq!(std::fs::read_to_string(&pdn).unwrap(), after, "{tail:?}");
+            assert_eq!(after == whole, cut, "{tail:?}");
+        }
         // Games, then blank lines: cut.
         std::fs::write(&pdn, "[Round \"1\"]\n\n1. e23 1-0\n\n\n\n").unwrap();
         assert_eq!(rounds_recovered(&pdn), ["1"]);
@@ -480,18 +562,65 @@ mod tests {
         );
     }
 
+    /// What a stopped run leaves beyond its finished games is a tail: the
+    /// blocks of games whose records were not written (or were lost in a
+    /// crash), zero bytes where writes did not reach the disk, a torn last
+    /// line; all dropped. A finished game's line after the tail began is
+    /// another run's order: refused, the file unchanged.
     #[test]
-    fn data_of_many_unfinished_games_is_refused_unchanged() {
+    fn the_unfinished_tail_is_dropped_and_a_finished_game_after_it_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.data");
-        let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n2\tC\t0\t7\t1\n";
-        std::fs::write(&path, text).unwrap();
         let finished: HashSet<u64> = [0].into_iter().collect();
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-        assert!(err.contains("The data file was not changed"), "{err}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-        assert_eq!(recover_data(&path, &finished, 2, |_| {}), Ok(1));
+        std::fs::write(
+            &path,
+            "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n\0\0\0\0\n2\tC\t0\t7\t1\n2\tC\t1",
+        )
+        .unwrap();
+        assert_eq!(
+            recover_data(&path, &finished, |_| {}),
+            Ok(Recovered {
+                kept: 1,
+                dropped: 2
+            })
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\tA\t0\t5\t1\n");
+        // The records of no game, the positions of two: the wrong PDN.
+        let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n";
+        std::fs::write(&path, text).unwrap();
+        let err = recover_data(&path, &HashSet::new(), |_| {}).unwrap_err();
+        assert!(
+            err.contains("positions of 2 games and the game records finish none"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        // One game's, with no record: a run stopped in its first game.
+        std::fs::write(&path, "0\tA\t0\t5\t1\n").unwrap();
+        assert_eq!(
+            recover_data(&path, &HashSet::new(), |_| {}).map(|r| r.kept),
+            Ok(0)
+        );
+        for text in ["1\tB\t0\t6\t1\n0\tA\t0\t5\t1\n", "\0\0\n0\tA\t0\t5\t1\n"] {
+            std::fs::write(&path, text).unwrap();
+            let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+            assert!(
+                err.contains("line 2 holds a position of a finished game after line 1")
+                    && err.contains("The data file was not changed"),
+                "{err}"
+            );
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
+        // A torn line is the last; text that is no prefix of a data line
+        // (it begins with a game id) is not torn, even last.
+        let text = "0\tA\t0\t5\t1\n0\tA\n0\tB\t1\t6\t1\n";
+        std::fs::write(&path, text).unwrap();
+        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        assert!(err.contains("line 2 is not a data line"), "{err}");
+        let text = "0\tA\t0\t5\t1\nmy notes\n";
+        std::fs::write(&path, text).unwrap();
+        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        assert!(err.contains("line 2 is not a data line"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 
     /// A data file without a finished game's positions (added on resume,
@@ -502,16 +631,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.data");
         let finished: HashSet<u64> = [0, 3].into_iter().collect();
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
         assert!(
             err.contains("no positions of 2 finished game(s) (round 1 first)"),
             "{err}"
         );
         assert!(!path.exists());
-        assert_eq!(recover_data(&path, &HashSet::new(), 1, |_| {}), Ok(0));
+        assert_eq!(
+            recover_data(&path, &HashSet::new(), |_| {}),
+            Ok(Recovered::default())
+        );
         let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n";
         std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
         assert!(
             err.contains("no positions of 1 finished game(s) (round 4 first)"),
             "{err}"
@@ -526,14 +658,16 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.data");
         let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n0\tB2\t1\t6\t1\n\
-                    5\tU\t0\t0\t0\n\
                     1\tC\t0\t-3\t0.5\n\
                     0\tD\t2\t7\t1\n\
+                    5\tU\t0\t0\t0\n\
                     1\tE";
         std::fs::write(&path, text).unwrap();
         let finished: HashSet<u64> = [0, 1].into_iter().collect();
         let mut seen = Vec::new();
-        let kept = recover_data(&path, &finished, 1, |p| seen.push(p.to_string())).unwrap();
+        let kept = recover_data(&path, &finished, |p| seen.push(p.to_string()))
+            .unwrap()
+            .kept;
         // Game 0's repeated ply 1 and its second block, unfinished game 5 and
         // the cut last line (no ply) are dropped.
         assert_eq!(

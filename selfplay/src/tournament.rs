@@ -790,10 +790,6 @@ impl Outputs {
         }
         if let Some(p) = self.pdn.as_mut() {
             p.append(&pdn_record(cfg, &self.run.id, slot, f).to_pdn())?;
-            // On the disk too: a crash of the machine (or of a cluster node
-            // writing to a shared disk) that kept the data of several games
-            // but not their records would leave a run no resume accepts.
-            p.sync()?;
         }
         Ok(())
     }
@@ -871,13 +867,23 @@ fn resume<G: Game>(
     if let Some(data) = &cfg.data {
         // The positions already written count as seen for `--dedup`.
         let seen = &mut outputs.seen;
-        // A stopped run leaves at most one game's lines without its record.
-        recover_data(data, &finished, 1, |text| {
+        // The lines of games without their records (the tail a stopped run
+        // or a crash leaves) are dropped.
+        let recovered = recover_data(data, &finished, |text| {
             if let (Some(seen), Ok(pos)) = (seen.as_mut(), G::parse_position(text)) {
                 seen.insert(<G as Game>::hash(&pos));
             }
         })
         .map_err(|e| format!("{e} (game records: {})", pdn.display()))?;
+        // A stop leaves one such game at most; a crash of the machine more.
+        if recovered.dropped > 1 {
+            eprintln!(
+                "warning: {}: dropped the positions of {} games whose records are not in {} (lost in a crash?); they are played again",
+                data.display(),
+                recovered.dropped,
+                pdn.display()
+            );
+        }
     }
     Ok((finished, decided))
 }

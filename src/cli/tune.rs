@@ -225,6 +225,7 @@ fn plot_path(args: &TuneArgs) -> PathBuf {
 /// (a folder, or a folder that does not exist): found after a long fit,
 /// they would cost it.
 fn check_files(args: &TuneArgs) -> Result<()> {
+    use selfplay::output::has_content;
     let csv = beside(&args.out, "loss.csv");
     let png = plot_path(args);
     // A fit stopped before its end is not replaced without --resume; a
@@ -239,13 +240,20 @@ fn check_files(args: &TuneArgs) -> Result<()> {
                 args.epochs
             ),
             Ok(Some(_)) => {}
+            // Earlier builds named it with OUT's extension replaced.
+            Ok(None) if has_content(&args.out.with_extension("checkpoint")) => anyhow::bail!(
+                "--resume: no {}, but {} (the name earlier builds gave a checkpoint): rename it to {} to resume that fit",
+                checkpoint.display(),
+                args.out.with_extension("checkpoint").display(),
+                checkpoint.display()
+            ),
             Ok(None) => eprintln!(
                 "warning: --resume: no {}, the fit starts afresh",
                 checkpoint.display()
             ),
             Err(e) => anyhow::bail!("{e}: remove it, or name another --out"),
         }
-    } else if selfplay::output::has_content(&checkpoint) {
+    } else if has_content(&checkpoint) {
         match tuner::Checkpoint::read(&checkpoint) {
             Ok(Some(c)) if c.finished() => {}
             Ok(Some(c)) => anyhow::bail!(

@@ -663,6 +663,18 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     assert!(dir.join("w.txt.checkpoint").exists() && dir.join("w.txt.loss.csv").exists());
     assert_eq!(std::fs::read(&ckpt).unwrap(), state);
     assert_eq!(std::fs::read(dir.join("w.json.loss.csv")).unwrap(), curve);
+    // A checkpoint under the name earlier builds gave it (OUT's extension
+    // replaced) is not passed over by --resume: refused with the new name.
+    let moved = dir.join("w.checkpoint");
+    std::fs::rename(&ckpt, &moved).unwrap();
+    let o = run(out_s, "6", &["--resume"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("rename it to") && err.contains("w.json.checkpoint"),
+        "{err}"
+    );
+    std::fs::rename(&moved, &ckpt).unwrap();
     // Other settings, or a damaged file: refused by name, nothing written.
     let before = std::fs::read(&out).unwrap();
     let o = run(out_s, "6", &["--resume", "--lr", "2"]);
