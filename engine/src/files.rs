@@ -116,7 +116,8 @@ pub fn write_atomic_path(
 }
 
 /// How long a temporary of [`write_atomic_path`] must have been left
-/// unchanged before a later write of the same file removes it.
+/// unchanged before the first write of the same file by a later process
+/// removes it (a process looks once a file).
 pub const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Removes the temporaries (`{prefix}XXXXXX.tmp` in `dir`) that writes of

@@ -266,18 +266,19 @@ pub fn complete_len(bytes: &[u8]) -> usize {
 /// ply. Memory is a set of game ids and one block's plies, not the file.
 ///
 /// The harness writes each game's data, then its record, one game at a
-/// time, so what a stopped run leaves beyond its finished games is a tail:
-/// blocks of games whose records were not written (or were lost in a crash
-/// of the machine) and a torn last line (a prefix of a data line), or
-/// zero bytes a crash left where the last writes did not reach the disk.
-/// That tail is dropped. A line of a finished game after the tail began,
-/// a line that is not data elsewhere, or the positions of several games
-/// when the records finish none (a PDN file named wrong), mean the file is
-/// not the run's (another run's, notes, a PDN): nothing is rewritten and
-/// the answer says so.
+/// time (both on the disk before the next game's), so what a stopped run
+/// or a crash leaves beyond its finished games is a tail: the block of the
+/// game whose record was not written, a torn last line (a prefix of a data
+/// line), zero bytes where the last writes did not reach the disk. That
+/// tail is dropped. The lines of more than `max_dropped` games without
+/// records, a finished game's line after the tail began, or a line that is
+/// not data elsewhere mean the file is not the run's or the PDN file is not
+/// (another run's, notes, an old copy): nothing is rewritten and the answer
+/// says so.
 pub fn recover_data(
     path: &Path,
     finished: &HashSet<u64>,
+    max_dropped: usize,
     mut on_kept: impl FnMut(&str),
 ) -> Result<Recovered, String> {
     // Every game's data begins with its start (ply 0, written even with
@@ -396,11 +397,9 @@ pub fn recover_data(
                 }
             }
         }
-        // A stopped run leaves one game's lines at most before its first
-        // record: more, and no record, is a PDN file named wrong.
-        if finished.is_empty() && dropped.len() > 1 {
+        if dropped.len() > max_dropped {
             return refuse(format!(
-                "{} holds positions of {} games and the game records finish none: resume with the run's PDN file. The data file was not changed",
+                "{} holds positions of {} games not finished in the game records (a stop leaves {max_dropped} at most): are they the same run's? The data file was not changed",
                 path.display(),
                 dropped.len()
             ));
@@ -430,8 +429,8 @@ pub fn recover_data(
 pub struct Recovered {
     /// Lines kept.
     pub kept: usize,
-    /// Games whose lines were dropped (their records not written): one at
-    /// most after a stop, more after a crash of the machine.
+    /// Games whose lines were dropped (their records not written), at most
+    /// the `max_dropped` asked for.
     pub dropped: usize,
 }
 
@@ -508,7 +507,7 @@ mod tests {
         let notes = dir.path().join("notes.txt");
         let text = "important notes\nmore notes\n";
         std::fs::write(&notes, text).unwrap();
-        let err = recover_data(&notes, &none, |_| {}).unwrap_err();
+        let err = recover_data(&notes, &none, 1, |_| {}).unwrap_err();
         assert!(err.contains("line 1 is not a data line"), "{err}");
         let err = recover_pdn(&notes, |_| Ok(())).unwrap_err();
         assert!(err.contains("not game records this program wrote"), "{err}");
@@ -522,7 +521,7 @@ mod tests {
         let text = "0\tA\t0\t5\t1\nnot data\n0\tB\t1\t6\t1\n";
         std::fs::write(&data, text).unwrap();
         let finished: HashSet<u64> = [0].into_iter().collect();
-        let err = recover_data(&data, &finished, |_| {}).unwrap_err();
+        let err = recover_data(&data, &finished, 1, |_| {}).unwrap_err();
         assert!(err.contains("line 2 is not a data line"), "{err}");
         assert!(!err.contains('\n'));
         assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
@@ -577,8 +576,17 @@ mod tests {
             "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n\0\0\0\0\n2\tC\t0\t7\t1\n2\tC\t1",
         )
         .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Two games without records where one was allowed: refused as it was.
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
+        assert!(
+            err.contains("positions of 2 games not finished in the game records")
+                && err.contains("The data file was not changed"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert_eq!(
-            recover_data(&path, &finished, |_| {}),
+            recover_data(&path, &finished, 2, |_| {}),
             Ok(Recovered {
                 kept: 1,
                 dropped: 2
@@ -588,21 +596,18 @@ mod tests {
         // The records of no game, the positions of two: the wrong PDN.
         let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n";
         std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &HashSet::new(), |_| {}).unwrap_err();
-        assert!(
-            err.contains("positions of 2 games and the game records finish none"),
-            "{err}"
-        );
+        let err = recover_data(&path, &HashSet::new(), 1, |_| {}).unwrap_err();
+        assert!(err.contains("positions of 2 games not finished"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         // One game's, with no record: a run stopped in its first game.
         std::fs::write(&path, "0\tA\t0\t5\t1\n").unwrap();
         assert_eq!(
-            recover_data(&path, &HashSet::new(), |_| {}).map(|r| r.kept),
+            recover_data(&path, &HashSet::new(), 1, |_| {}).map(|r| r.kept),
             Ok(0)
         );
         for text in ["1\tB\t0\t6\t1\n0\tA\t0\t5\t1\n", "\0\0\n0\tA\t0\t5\t1\n"] {
             std::fs::write(&path, text).unwrap();
-            let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+            let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
             assert!(
                 err.contains("line 2 holds a position of a finished game after line 1")
                     && err.contains("The data file was not changed"),
@@ -614,11 +619,11 @@ mod tests {
         // (it begins with a game id) is not torn, even last.
         let text = "0\tA\t0\t5\t1\n0\tA\n0\tB\t1\t6\t1\n";
         std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
         assert!(err.contains("line 2 is not a data line"), "{err}");
         let text = "0\tA\t0\t5\t1\nmy notes\n";
         std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
         assert!(err.contains("line 2 is not a data line"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
@@ -631,19 +636,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.data");
         let finished: HashSet<u64> = [0, 3].into_iter().collect();
-        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
         assert!(
             err.contains("no positions of 2 finished game(s) (round 1 first)"),
             "{err}"
         );
         assert!(!path.exists());
         assert_eq!(
-            recover_data(&path, &HashSet::new(), |_| {}),
+            recover_data(&path, &HashSet::new(), 1, |_| {}),
             Ok(Recovered::default())
         );
         let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n";
         std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, |_| {}).unwrap_err();
+        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
         assert!(
             err.contains("no positions of 1 finished game(s) (round 4 first)"),
             "{err}"
@@ -665,7 +670,7 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         let finished: HashSet<u64> = [0, 1].into_iter().collect();
         let mut seen = Vec::new();
-        let kept = recover_data(&path, &finished, |p| seen.push(p.to_string()))
+        let kept = recover_data(&path, &finished, 1, |p| seen.push(p.to_string()))
             .unwrap()
             .kept;
         // Game 0's repeated ply 1 and its second block, unfinished game 5 and

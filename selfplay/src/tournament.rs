@@ -713,6 +713,11 @@ where
     );
     bar.finish_and_clear();
     let decided = decided_before.or(played?);
+    // The records on the disk before the summary that says they are all
+    // there (a cluster takes a shard with its summary as finished).
+    if let Some(p) = outputs.pdn.as_mut() {
+        p.sync()?;
+    }
     finish(cfg, &tally, decided, outputs.run.clone())
 }
 
@@ -790,6 +795,13 @@ impl Outputs {
         }
         if let Some(p) = self.pdn.as_mut() {
             p.append(&pdn_record(cfg, &self.run.id, slot, f).to_pdn())?;
+            // With data, the record too before the next game's data: a
+            // crash then leaves the data of one game at most without its
+            // record, which is what a resume drops (more is refused, as the
+            // sign of records that are not the run's).
+            if self.data.is_some() {
+                p.sync()?;
+            }
         }
         Ok(())
     }
@@ -867,23 +879,14 @@ fn resume<G: Game>(
     if let Some(data) = &cfg.data {
         // The positions already written count as seen for `--dedup`.
         let seen = &mut outputs.seen;
-        // The lines of games without their records (the tail a stopped run
-        // or a crash leaves) are dropped.
-        let recovered = recover_data(data, &finished, |text| {
+        // The lines of the one game a stop or a crash leaves without its
+        // record are dropped.
+        recover_data(data, &finished, 1, |text| {
             if let (Some(seen), Ok(pos)) = (seen.as_mut(), G::parse_position(text)) {
                 seen.insert(<G as Game>::hash(&pos));
             }
         })
         .map_err(|e| format!("{e} (game records: {})", pdn.display()))?;
-        // A stop leaves one such game at most; a crash of the machine more.
-        if recovered.dropped > 1 {
-            eprintln!(
-                "warning: {}: dropped the positions of {} games whose records are not in {} (lost in a crash?); they are played again",
-                data.display(),
-                recovered.dropped,
-                pdn.display()
-            );
-        }
     }
     Ok((finished, decided))
 }

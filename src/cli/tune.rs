@@ -242,7 +242,7 @@ fn check_files(args: &TuneArgs) -> Result<()> {
             Ok(Some(_)) => {}
             // Earlier builds named it with OUT's extension replaced.
             Ok(None) if has_content(&args.out.with_extension("checkpoint")) => anyhow::bail!(
-                "--resume: no {}, but {} (the name earlier builds gave a checkpoint): rename it to {} to resume that fit",
+                "--resume: no {}, but there is {} (where earlier builds kept this fit's checkpoint, or another fit's): if it is this fit's, rename it to {}",
                 checkpoint.display(),
                 args.out.with_extension("checkpoint").display(),
                 checkpoint.display()
