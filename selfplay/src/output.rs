@@ -40,6 +40,11 @@ impl AppendFile {
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
 
+    /// Whether this is a regular file, which [`AppendFile::sync`] flushes.
+    pub fn is_regular(&self) -> bool {
+        self.regular
+    }
+
     /// Flushes what was appended to the disk itself (a pipe or a device
     /// has no disk: nothing to do).
     pub fn sync(&mut self) -> Result<(), String> {
@@ -191,6 +196,11 @@ fn complete_prefix(path: &Path) -> Result<u64, String> {
             ))
             }
             LineRead::Line => {}
+        }
+        // Zero bytes are a crash's hole where writes did not reach the disk:
+        // the games after it are not counted (they are played again).
+        if line.contains(&0) {
+            break;
         }
         offset += line.len() as u64;
         if ends.ends_game(&String::from_utf8_lossy(&line)) {
@@ -430,7 +440,7 @@ pub struct Recovered {
     /// Lines kept.
     pub kept: usize,
     /// Games whose lines were dropped (their records not written), at most
-    /// the `max_dropped` asked for.
+    /// the `max_dropped` asked for: for a caller that reports it.
     pub dropped: usize,
 }
 
@@ -552,6 +562,11 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&pdn).unwrap(), after, "{tail:?}");
             assert_eq!(after == whole, cut, "{tail:?}");
         }
+        // A crash's hole, then records: cut before the hole.
+        let text = format!("{whole}\0\0\0\0{whole}");
+        std::fs::write(&pdn, &text).unwrap();
+        assert_eq!(rounds_recovered(&pdn).len(), 1);
+        assert_eq!(std::fs::read_to_string(&pdn).unwrap(), whole);
         // Games, then blank lines: cut.
         std::fs::write(&pdn, "[Round \"1\"]\n\n1. e23 1-0\n\n\n\n").unwrap();
         assert_eq!(rounds_recovered(&pdn), ["1"]);
@@ -562,10 +577,11 @@ mod tests {
     }
 
     /// What a stopped run leaves beyond its finished games is a tail: the
-    /// blocks of games whose records were not written (or were lost in a
-    /// crash), zero bytes where writes did not reach the disk, a torn last
-    /// line; all dropped. A finished game's line after the tail began is
-    /// another run's order: refused, the file unchanged.
+    /// block of the game whose record was not written, zero bytes where
+    /// writes did not reach the disk, a torn last line; dropped, but the
+    /// lines of more than `max_dropped` games are refused (2 here shows the
+    /// dropping). A finished game's line after the tail began is another
+    /// run's order: refused, the file unchanged.
     #[test]
     fn the_unfinished_tail_is_dropped_and_a_finished_game_after_it_refused() {
         let dir = tempfile::tempdir().unwrap();

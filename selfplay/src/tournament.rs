@@ -799,7 +799,7 @@ impl Outputs {
             // crash then leaves the data of one game at most without its
             // record, which is what a resume drops (more is refused, as the
             // sign of records that are not the run's).
-            if self.data.is_some() {
+            if self.data.as_ref().is_some_and(AppendFile::is_regular) {
                 p.sync()?;
             }
         }
