@@ -98,12 +98,12 @@ pub fn write_atomic_path(
     }
     // Once a process for each file it writes: a folder of many files is
     // not listed at every write.
-    static CLEANED: std::sync::Mutex<Option<std::collections::HashSet<std::path::PathBuf>>> =
-        std::sync::Mutex::new(None);
-    let first = CLEANED.lock().is_ok_and(|mut set| {
-        set.get_or_insert_with(Default::default)
-            .insert(dir.join(&prefix))
-    });
+    static CLEANED: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashSet<std::path::PathBuf>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let first = CLEANED
+        .lock()
+        .is_ok_and(|mut cleaned| cleaned.insert(dir.join(&prefix)));
     if first {
         remove_stale_temporaries(dir, &prefix);
     }

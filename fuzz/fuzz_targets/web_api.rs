@@ -64,16 +64,10 @@ fuzz_target!(|data: &[u8]| {
         let id = v["session"].as_str().unwrap().to_string();
         // The watched files exist from the start (empty until a request
         // gives their text).
-        std::fs::write(&watch.pdn, "").expect("the watched file");
-        if let Some(summary) = &watch.summary {
-            std::fs::write(summary, "").expect("the watched summary");
-        }
+        write_watched(&watch, "");
         for input in fuzz_input::read_inputs(text, &id) {
             if let Some(text) = &input.watched {
-                std::fs::write(&watch.pdn, text).expect("the watched file");
-                if let Some(summary) = &watch.summary {
-                    std::fs::write(summary, text).expect("the watched summary");
-                }
+                write_watched(&watch, text);
             }
             check(&app, input).await;
         }
@@ -111,6 +105,14 @@ async fn check(app: &std::sync::Arc<AppState>, input: fuzz_input::Input) {
         let message = v["error"].as_str().expect("an error message");
         assert!(!message.is_empty(), "an empty error message");
         fuzz_support::assert_one_line(message);
+    }
+}
+
+/// Puts `text` in the watched PDN file and its summary.
+fn write_watched(watch: &web::watch::WatchFiles, text: &str) {
+    std::fs::write(&watch.pdn, text).expect("the watched file");
+    if let Some(summary) = &watch.summary {
+        std::fs::write(summary, text).expect("the watched summary");
     }
 }
 

@@ -506,6 +506,37 @@ mod tests {
         );
     }
 
+    /// Writes `text` to `path` and checks that `recover` refuses it in one
+    /// line saying all of `expect`, leaving the file as it was.
+    fn refused_unchanged(
+        path: &Path,
+        text: &str,
+        expect: &[&str],
+        recover: impl FnOnce(&Path) -> Result<(), String>,
+    ) {
+        std::fs::write(path, text).unwrap();
+        let err = recover(path).unwrap_err();
+        assert!(
+            expect.iter().all(|e| err.contains(e)) && !err.contains('\n'),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+    }
+
+    /// `recover_data` of a run whose records finish `finished`, one game
+    /// without its record allowed.
+    fn data_of(finished: &[u64]) -> impl Fn(&Path) -> Result<(), String> + '_ {
+        move |path| recover_data(path, &finished.iter().copied().collect(), 1, |_| {}).map(|_| ())
+    }
+
+    /// `recover_pdn` accepting every game.
+    fn pdn_of(path: &Path) -> Result<(), String> {
+        recover_pdn(path, |_| Ok(()))
+    }
+
+    /// What `recover_pdn` says of a file that is not game records.
+    const NOT_RECORDS: &str = "not game records this program wrote";
+
     /// `--resume` given a file that is not the run's (notes, a data file
     /// as the PDN, games followed by other text) refuses it and leaves it
     /// as it was, even before any game is finished; only a last line of
@@ -513,60 +544,32 @@ mod tests {
     #[test]
     fn files_that_are_not_the_runs_are_refused_unchanged() {
         let dir = tempfile::tempdir().unwrap();
-        let none = HashSet::new();
         let notes = dir.path().join("notes.txt");
         let text = "important notes\nmore notes\n";
-        std::fs::write(&notes, text).unwrap();
-        let err = recover_data(&notes, &none, 1, |_| {}).unwrap_err();
-        assert!(err.contains("line 1 is not a data line"), "{err}");
-        let err = recover_pdn(&notes, |_| Ok(())).unwrap_err();
-        assert!(err.contains("not game records this program wrote"), "{err}");
-        assert_eq!(std::fs::read_to_string(&notes).unwrap(), text);
+        refused_unchanged(&notes, text, &["line 1 is not a data line"], data_of(&[]));
+        refused_unchanged(&notes, text, &[NOT_RECORDS], pdn_of);
         // A data file given as the PDN.
         let data = dir.path().join("run.data");
-        std::fs::write(&data, "0\tA\t0\t5\t1\n").unwrap();
-        assert!(recover_pdn(&data, |_| Ok(())).is_err());
-        assert_eq!(std::fs::read_to_string(&data).unwrap(), "0\tA\t0\t5\t1\n");
+        refused_unchanged(&data, "0\tA\t0\t5\t1\n", &[NOT_RECORDS], pdn_of);
         // A line that is not data before the last.
         let text = "0\tA\t0\t5\t1\nnot data\n0\tB\t1\t6\t1\n";
-        std::fs::write(&data, text).unwrap();
-        let finished: HashSet<u64> = [0].into_iter().collect();
-        let err = recover_data(&data, &finished, 1, |_| {}).unwrap_err();
-        assert!(err.contains("line 2 is not a data line"), "{err}");
-        assert!(!err.contains('\n'));
-        assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
+        refused_unchanged(&data, text, &["line 2 is not a data line"], data_of(&[0]));
         // Games, then notes.
         let pdn = dir.path().join("run.pdn");
         let text = "[Round \"1\"]\n\n1. e23 1-0\n\nmy notes on game 1\n";
-        std::fs::write(&pdn, text).unwrap();
-        assert!(recover_pdn(&pdn, |_| Ok(())).is_err());
-        assert_eq!(std::fs::read_to_string(&pdn).unwrap(), text);
+        refused_unchanged(&pdn, text, &[NOT_RECORDS], pdn_of);
         // A record begun at the end is cut; other text in brackets is not.
         let whole = "[Event \"e\"]\n\n1. e23 1-0\n\n";
-        for (tail, cut) in [
-            ("[Event \"e\"]\n[Ro", true),
-            ("[Eve", true),
-            ("\0\0\0\0", true),
-            ("[1, 2, 3]\n", false),
-            ("[section]\nkey = 1\n", false),
-        ] {
-            let text = format!("{whole}{tail}");
-            std::fs::write(&pdn, &text).unwrap();
-            let after = match recover_pdn(&pdn, |_| Ok(())) {
-                Ok(()) => whole.to_string(),
-                Err(e) => {
-                    assert!(e.contains("not game records this program wrote"), "{e}");
-                    text.clone()
-                }
-            };
-            assert_eq!(std::fs::read_to_string(&pdn).unwrap(), after, "{tail:?}");
-            assert_eq!(after == whole, cut, "{tail:?}");
+        for tail in ["[1, 2, 3]\n", "[section]\nkey = 1\n"] {
+            refused_unchanged(&pdn, &format!("{whole}{tail}"), &[NOT_RECORDS], pdn_of);
         }
-        // A crash's hole, then records: cut before the hole.
-        let text = format!("{whole}\0\0\0\0{whole}");
-        std::fs::write(&pdn, &text).unwrap();
-        assert_eq!(rounds_recovered(&pdn).len(), 1);
-        assert_eq!(std::fs::read_to_string(&pdn).unwrap(), whole);
+        for tail in ["[Event \"e\"]\n[Ro", "[Eve", "\0\0\0\0", "\0\0\0\0{whole}"] {
+            // A crash's hole, then records: cut before the hole.
+            let tail = tail.replace("{whole}", whole);
+            std::fs::write(&pdn, format!("{whole}{tail}")).unwrap();
+            assert_eq!(rounds_recovered(&pdn).len(), 1, "{tail:?}");
+            assert_eq!(std::fs::read_to_string(&pdn).unwrap(), whole, "{tail:?}");
+        }
         // Games, then blank lines: cut.
         std::fs::write(&pdn, "[Round \"1\"]\n\n1. e23 1-0\n\n\n\n").unwrap();
         assert_eq!(rounds_recovered(&pdn), ["1"]);
@@ -586,21 +589,18 @@ mod tests {
     fn the_unfinished_tail_is_dropped_and_a_finished_game_after_it_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.data");
-        let finished: HashSet<u64> = [0].into_iter().collect();
-        std::fs::write(
-            &path,
-            "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n\0\0\0\0\n2\tC\t0\t7\t1\n2\tC\t1",
-        )
-        .unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n\0\0\0\0\n2\tC\t0\t7\t1\n2\tC\t1";
         // Two games without records where one was allowed: refused as it was.
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-        assert!(
-            err.contains("positions of 2 games not finished in the game records")
-                && err.contains("The data file was not changed"),
-            "{err}"
+        refused_unchanged(
+            &path,
+            text,
+            &[
+                "positions of 2 games not finished in the game records",
+                "The data file was not changed",
+            ],
+            data_of(&[0]),
         );
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let finished: HashSet<u64> = [0].into_iter().collect();
         assert_eq!(
             recover_data(&path, &finished, 2, |_| {}),
             Ok(Recovered {
@@ -611,10 +611,12 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "0\tA\t0\t5\t1\n");
         // The records of no game, the positions of two: the wrong PDN.
         let text = "0\tA\t0\t5\t1\n1\tB\t0\t6\t1\n";
-        std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &HashSet::new(), 1, |_| {}).unwrap_err();
-        assert!(err.contains("positions of 2 games not finished"), "{err}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        refused_unchanged(
+            &path,
+            text,
+            &["positions of 2 games not finished"],
+            data_of(&[]),
+        );
         // One game's, with no record: a run stopped in its first game.
         std::fs::write(&path, "0\tA\t0\t5\t1\n").unwrap();
         assert_eq!(
@@ -622,26 +624,22 @@ mod tests {
             Ok(0)
         );
         for text in ["1\tB\t0\t6\t1\n0\tA\t0\t5\t1\n", "\0\0\n0\tA\t0\t5\t1\n"] {
-            std::fs::write(&path, text).unwrap();
-            let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-            assert!(
-                err.contains("line 2 holds a position of a finished game after line 1")
-                    && err.contains("The data file was not changed"),
-                "{err}"
+            refused_unchanged(
+                &path,
+                text,
+                &[
+                    "line 2 holds a position of a finished game after line 1",
+                    "The data file was not changed",
+                ],
+                data_of(&[0]),
             );
-            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         }
         // A torn line is the last; text that is no prefix of a data line
         // (it begins with a game id) is not torn, even last.
         let text = "0\tA\t0\t5\t1\n0\tA\n0\tB\t1\t6\t1\n";
-        std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-        assert!(err.contains("line 2 is not a data line"), "{err}");
+        refused_unchanged(&path, text, &["line 2 is not a data line"], data_of(&[0]));
         let text = "0\tA\t0\t5\t1\nmy notes\n";
-        std::fs::write(&path, text).unwrap();
-        let err = recover_data(&path, &finished, 1, |_| {}).unwrap_err();
-        assert!(err.contains("line 2 is not a data line"), "{err}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        refused_unchanged(&path, text, &["line 2 is not a data line"], data_of(&[0]));
     }
 
     /// A data file without a finished game's positions (added on resume,
