@@ -80,10 +80,7 @@ impl EvalArgs {
     /// The weights file these options read (none for the built-in
     /// `default` and `material`).
     pub fn weights_file(&self) -> Option<&std::path::Path> {
-        self.weights
-            .as_deref()
-            .filter(|w| !matches!(*w, "default" | "material"))
-            .map(std::path::Path::new)
+        engine::eval::weights_file(self.weights.as_deref()).map(std::path::Path::new)
     }
 
     /// The evaluation in words, for a file's header.

@@ -163,6 +163,12 @@ fn embedded_features_id<G: Patterns>() -> String {
     format!("features {:016x}", fnv1a(FNV1A_START, json.as_bytes()))
 }
 
+/// The file a `--weights` value names: none for the built-in weights
+/// [`select_eval`] knows by name (`default`, `material`).
+pub fn weights_file(weights: Option<&str>) -> Option<&str> {
+    weights.filter(|w| !matches!(*w, "default" | "material"))
+}
+
 /// What [`select_eval`] makes of a `--weights` value (or none) under an
 /// `--eval` choice, as a short text that changes when the evaluation does:
 /// the embedded weights' kind and hash, `material`, or the choice and a
@@ -273,5 +279,28 @@ where
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bushka::Position;
+
+    /// The names `weights_file` takes for built-in weights are the ones
+    /// `select_eval` makes without a file; anything else is read as a file.
+    #[test]
+    fn weights_file_leaves_out_exactly_the_built_in_names() {
+        for name in ["default", "material"] {
+            assert_eq!(weights_file(Some(name)), None);
+            assert!(select_eval::<Position>(Some(name), EvalKind::Features).is_ok());
+        }
+        assert_eq!(weights_file(None), None);
+        let missing = "no-such-dir/w.json";
+        assert_eq!(weights_file(Some(missing)), Some(missing));
+        let err = select_eval::<Position>(Some(missing), EvalKind::Features)
+            .err()
+            .unwrap();
+        assert!(err.contains("weights file"), "{err}");
     }
 }
