@@ -17,7 +17,7 @@
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::Path;
 
@@ -80,6 +80,18 @@ pub fn write_atomic_path(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
+    // A link is followed, so that the file it names is replaced and the
+    // link kept.
+    let resolved = std::fs::canonicalize(path);
+    let path = resolved.as_deref().unwrap_or(path);
+    // A device or a pipe (`/dev/stdout`, a FIFO) is written into: a
+    // regular file renamed over it would take its place.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            let mut file = OpenOptions::new().write(true).open(path)?;
+            return write(&mut file).and_then(|()| file.flush());
+        }
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -239,7 +251,7 @@ pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
 /// same results at once (one run or shard started twice, say); the lock
 /// lasts as long as the returned file.
 pub fn lock_exclusive(path: &Path) -> Result<File, String> {
-    let file = std::fs::OpenOptions::new()
+    let file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
@@ -265,10 +277,7 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
         Err(e) => return Err(e),
     };
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
     if keep < bytes.len() {
         if is_whole(&bytes[keep..]) {
             file.write_all(b"\n")?;
@@ -385,6 +394,40 @@ mod tests {
         append("{3}\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n{2}\n{3}\n");
         assert_eq!(with_suffix(&path, ".pdn"), dir.path().join("r.jsonl.pdn"));
+    }
+
+    /// A pipe (or a device) is written into, not replaced by a file; a
+    /// link is followed, its target replaced and the link kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_into_and_a_link_followed() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomic(&fifo, b"through").unwrap();
+        // Checked before the reader is awaited: had the pipe been replaced,
+        // its reader would wait for ever.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"through");
+        let target = dir.path().join("real.json");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
     }
 
     #[test]

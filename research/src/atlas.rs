@@ -131,6 +131,12 @@ impl AtlasConfig {
         // search.
         let tables = 2 * self.concurrency + 1;
         engine::tt::Table::can_have(self.hash, tables).map_err(|e| format!("--hash: {e}"))?;
+        // The games' engine is read now: a value it refuses (a depth over
+        // its bound) stops the run before anything is searched or written.
+        self.engine_spec().map_err(|e| match self.movetime {
+            Some(ms) => format!("--movetime {ms}: {e}"),
+            None => format!("--game-depth {}: {e}", self.game_depth.unwrap_or(1)),
+        })?;
         Ok(())
     }
 

@@ -94,6 +94,28 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String>
     Ok(())
 }
 
+/// Refuses an output file that could not be written where it is named (a
+/// folder, or in a folder that does not exist): checked before the work,
+/// whose result would be lost when written at the end.
+pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{option} {} is a folder, not a file",
+            path.display()
+        ));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(format!(
+                "{option} {}: the folder {} does not exist",
+                path.display(),
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads the games of a PDN file back one at a time (never the whole file
 /// at once) up to its last complete game, then cuts the file there (a game
 /// being written when the run was killed is dropped), unless `on_game`

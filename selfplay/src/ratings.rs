@@ -287,7 +287,8 @@ pub fn joint_ratings(
 
 /// Reads `--anchor NAME=ELO` against the engines' names: (index, Elo).
 pub fn parse_anchor(text: &str, names: &[String]) -> Result<(usize, f64), String> {
-    let (name, elo) = text.split_once('=').ok_or_else(|| {
+    // At the last `=`: an engine's name may hold one, a number never does.
+    let (name, elo) = text.rsplit_once('=').ok_or_else(|| {
         format!(
             "--anchor '{}': expected NAME=ELO",
             engine::files::quoted(text, 60)
@@ -411,5 +412,9 @@ mod tests {
         assert!(parse_anchor("c=0", &names).is_err());
         assert!(parse_anchor("b", &names).is_err());
         assert!(parse_anchor("b=x", &names).is_err());
+        // A name may hold `=` (name=x=1 names an engine "x=1").
+        let names = ["x=1".to_string(), "b".to_string()];
+        assert_eq!(parse_anchor("x=1=50", &names), Ok((0, 50.0)));
+        assert!(parse_anchor("x=50", &names).is_err());
     }
 }

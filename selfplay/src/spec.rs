@@ -54,7 +54,7 @@ pub enum SpecError {
     UnknownKey(String),
     /// A value out of range or of the wrong type.
     #[error("engine option {}={}: {}", engine::files::quoted(.0, 60), engine::files::quoted(.1, 60), .2)]
-    BadValue(String, String, &'static str),
+    BadValue(String, String, std::borrow::Cow<'static, str>),
     /// A time control that does not read (the message of
     /// [`TimeControl`](crate::clock::TimeControl)'s reader, which quotes the
     /// text escaped and cut).
@@ -98,7 +98,7 @@ fn split_items(text: &str) -> Result<Vec<(String, String)>, SpecError> {
     Ok(items)
 }
 
-fn number<T: std::str::FromStr + PartialOrd>(
+fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
     k: &str,
     v: &str,
     min: T,
@@ -109,7 +109,7 @@ fn number<T: std::str::FromStr + PartialOrd>(
         _ => Err(SpecError::BadValue(
             k.into(),
             v.into(),
-            "not a whole number in range",
+            format!("expected a whole number from {min} to {max}").into(),
         )),
     }
 }
@@ -179,21 +179,21 @@ impl EngineSpec {
                     return Err(SpecError::BadValue(
                         k,
                         v,
-                        "a name has no control characters",
+                        "a name has no control characters".into(),
                     ))
                 }
                 "name" if !v.is_empty() => spec.name = v,
-                "name" => return Err(SpecError::BadValue(k, v, "empty name")),
+                "name" => return Err(SpecError::BadValue(k, v, "empty name".into())),
                 "kind" => kind = Some(v),
                 "cmd" if !v.is_empty() => cmd = Some(v),
-                "cmd" => return Err(SpecError::BadValue(k, v, "empty command")),
+                "cmd" => return Err(SpecError::BadValue(k, v, "empty command".into())),
                 "weights" => spec.weights = Some(v),
                 "eval" => {
                     spec.eval = Some(v.parse().map_err(|_| {
                         SpecError::BadValue(
                             k.clone(),
                             v.clone(),
-                            "expected auto, features or patterns",
+                            "expected auto, features or patterns".into(),
                         )
                     })?);
                 }
@@ -207,7 +207,8 @@ impl EngineSpec {
                         SpecError::BadValue(
                             k.clone(),
                             v.clone(),
-                            "not a whole number of MiB from 1 to half of this machine's memory",
+                            "not a whole number of MiB from 1 to half of this machine's memory"
+                                .into(),
                         )
                     })?;
                 }
@@ -222,7 +223,7 @@ impl EngineSpec {
                 return Err(SpecError::BadValue(
                     "kind".into(),
                     k.into(),
-                    "a program given by cmd= is its own kind: give one of kind= and cmd=",
+                    "a program given by cmd= is its own kind: give one of kind= and cmd=".into(),
                 ))
             }
             (None, Some(c)) => Kind::External(c),
@@ -233,7 +234,7 @@ impl EngineSpec {
                 return Err(SpecError::BadValue(
                     "kind".into(),
                     other.into(),
-                    "expected search, material or random",
+                    "expected search, material or random".into(),
                 ))
             }
         };

@@ -375,8 +375,10 @@ pub enum SprtError {
         /// The type II error rate given.
         beta: f64,
     },
-    /// elo0 not below elo1, or not finite.
-    #[error("SPRT needs finite elo0 < elo1 (got elo0={elo0}, elo1={elo1})")]
+    /// elo0 not below elo1, or either beyond [`MAX_SPRT_NELO`].
+    #[error(
+        "SPRT needs elo0 < elo1, both within ±1000 normalized Elo (got elo0={elo0}, elo1={elo1})"
+    )]
     BadElo {
         /// H0's normalized Elo.
         elo0: f64,
@@ -384,6 +386,11 @@ pub enum SprtError {
         elo1: f64,
     },
 }
+
+/// The largest SPRT bound (normalized Elo) taken: far beyond any test
+/// worth running, and small enough that the log-likelihood ratio stays a
+/// number (bounds near the largest floats made it NaN).
+pub const MAX_SPRT_NELO: f64 = 1000.0;
 
 /// What the SPRT concludes so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -449,7 +456,8 @@ impl Sprt {
         if !(rate_ok(alpha) && rate_ok(beta) && alpha + beta < 1.0) {
             return Err(SprtError::BadErrorRates { alpha, beta });
         }
-        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        let within = |e: f64| e.abs() <= MAX_SPRT_NELO;
+        if !(within(elo0) && within(elo1) && elo0 < elo1) {
             return Err(SprtError::BadElo { elo0, elo1 });
         }
         Ok(Sprt {
@@ -945,6 +953,33 @@ mod tests {
             Sprt::new(0.0, 5.0, f64::NAN, 0.05),
             Err(SprtError::BadErrorRates { .. })
         ));
+        // Bounds that once gave an LLR of NaN (or -inf) are refused; those
+        // at the limit give a number whatever the results.
+        for (e0, e1) in [(-1e300, 1e300), (0.0, 1e200), (-1000.5, 0.0)] {
+            assert!(matches!(
+                Sprt::new(e0, e1, 0.05, 0.05),
+                Err(SprtError::BadElo { .. })
+            ));
+        }
+        let pentas = [
+            [0, 0, 3, 0, 0],
+            [3, 0, 0, 0, 0],
+            [0, 0, 0, 0, 3],
+            [1, 2, 3, 4, 5],
+            [0, 1, 0, 0, 0],
+        ];
+        for (e0, e1) in [
+            (-MAX_SPRT_NELO, MAX_SPRT_NELO),
+            (0.0, MAX_SPRT_NELO),
+            (-MAX_SPRT_NELO, 0.0),
+        ] {
+            let sprt = Sprt::new(e0, e1, 0.05, 0.05).unwrap();
+            for counts in pentas {
+                let p = Pentanomial::new(counts);
+                assert!(sprt.llr(&p).is_finite(), "{e0} {e1} {counts:?}");
+                assert!(sprt.llr_approx(&p).is_finite(), "{e0} {e1} {counts:?}");
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,18 @@ use std::path::{Path, PathBuf};
 
 /// Reads the games, prints forfeits and clock use, writes the CSV and chart.
 pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> Result<()> {
+    // Neither output may replace a record read, or the other output.
+    let outputs = [("--csv", csv), ("--png", png)];
+    for file in std::iter::once(None).chain(files.iter().map(|f| Some(f.as_path()))) {
+        let mut named = outputs.to_vec();
+        named.push(("the records", file));
+        selfplay::output::distinct_outputs(&named).map_err(anyhow::Error::msg)?;
+    }
+    for (option, path) in outputs {
+        if let Some(path) = path {
+            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
+        }
+    }
     let mut profile = TimeProfile::default();
     for file in files {
         let f =

@@ -9,7 +9,7 @@ use selfplay::openings::{generate_book_with_progress, parse_book, BookRecipe};
 use selfplay::spec::EngineSpec;
 use selfplay::stats::Sprt;
 use selfplay::tournament::{run, table, Config};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Options of `bushka selfplay`.
 #[derive(clap::Args, Debug, Clone)]
@@ -198,8 +198,9 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         }
         _ => None,
     };
-    if beside.is_some() {
-        cfg.pdn.clone_from(&beside);
+    if let Some(pdn) = &beside {
+        outputs_spare_inputs(a, &cfg.engines, Some(pdn))?;
+        cfg.pdn = Some(pdn.clone());
     }
     if a.engines.is_empty() {
         outln!(
@@ -266,6 +267,7 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     if engines.len() < 2 {
         bail!("--engine given once: a tournament needs at least two engines");
     }
+    outputs_spare_inputs(a, &engines, a.pdn.as_deref())?;
     if a.sprt.is_some() && engines.len() > 2 {
         bail!(
             "--sprt is for a match of two engines, not {} (a round robin or gauntlet gives joint ratings instead)",
@@ -327,6 +329,46 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         anchor: a.anchor.clone(),
     };
     Ok(cfg)
+}
+
+/// Refuses outputs that would replace an input (the opening book or
+/// records, an engine's weights) or each other; the summary, written last,
+/// must have a place to go. `pdn` is the records' file, given or implied.
+fn outputs_spare_inputs(
+    a: &SelfplayArgs,
+    engines: &[EngineSpec],
+    pdn: Option<&Path>,
+) -> Result<()> {
+    let outputs = [
+        ("--pdn", pdn),
+        ("--data", a.data.as_deref()),
+        ("--json", a.json.as_deref()),
+    ];
+    selfplay::output::distinct_outputs(&outputs).map_err(anyhow::Error::msg)?;
+    let weights: Vec<(String, &Path)> = engines
+        .iter()
+        .filter_map(|e| {
+            let file = engine::eval::weights_file(e.weights.as_deref())?;
+            Some((format!("engine {}'s weights=", e.name), Path::new(file)))
+        })
+        .collect();
+    let inputs = [
+        ("--openings", a.openings.as_deref()),
+        ("--openings-pdn", a.openings_pdn.as_deref()),
+    ]
+    .into_iter()
+    .chain(weights.iter().map(|(o, p)| (o.as_str(), Some(*p))));
+    // Inputs may share a file (engines with the same weights); an output
+    // may not be any of them.
+    for input in inputs.filter(|(_, p)| p.is_some()) {
+        let mut files = outputs.to_vec();
+        files.push(input);
+        selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(json) = &a.json {
+        selfplay::output::writable_place("--json", json).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
 }
 
 /// Warns when the games played at once could ask for more threads than
@@ -420,12 +462,16 @@ pub fn openings(a: &OpeningsArgs) -> Result<()> {
             a.max_plies
         );
     }
-    // The book may not replace the weights it is made with.
+    // The book may not replace the weights it is made with, and is not
+    // made to be lost at the end for want of a place to write it.
     selfplay::output::distinct_outputs(&[
         ("--out", a.out.as_deref()),
         ("--weights", a.evaluation.weights_file()),
     ])
     .map_err(anyhow::Error::msg)?;
+    if let Some(out) = &a.out {
+        selfplay::output::writable_place("--out", out).map_err(anyhow::Error::msg)?;
+    }
     let recipe = BookRecipe {
         count: a.count as usize,
         min_plies: a.min_plies as usize,

@@ -112,6 +112,7 @@ where
     ];
     files.extend(args.pdn.iter().map(|p| ("--pdn", Some(p.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(|e| anyhow!(e))?;
+    selfplay::output::writable_place("--out", &args.out).map_err(|e| anyhow!(e))?;
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let settings = format!(

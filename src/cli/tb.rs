@@ -126,6 +126,15 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
         );
     }
     let table = engine::bushka::tb::Table::load(&path).map_err(|e| anyhow!("{e}"))?;
+    // The file's name is not trusted: its header says what it holds.
+    if table.material() != mat {
+        bail!(
+            "{} holds the table of {}, not of {mat}: remove it and run `bushka tb build --pieces {}`",
+            path.display(),
+            table.material(),
+            mat.total()
+        );
+    }
     // "longest win 15 (W:...)", or "longest win none".
     let longest = |what: &str, l: Option<engine::bushka::tb::Longest>| match l {
         Some(l) => format!(

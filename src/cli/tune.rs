@@ -276,18 +276,7 @@ fn check_files(args: &TuneArgs) -> Result<()> {
     files.extend(args.data.iter().map(|d| ("--data", Some(d.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
     for (option, path) in [("--out", &args.out), ("--plot", &png)] {
-        if path.is_dir() {
-            anyhow::bail!("{option} {} is a folder, not a file", path.display());
-        }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                anyhow::bail!(
-                    "{option} {}: the folder {} does not exist",
-                    path.display(),
-                    dir.display()
-                );
-            }
-        }
+        selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

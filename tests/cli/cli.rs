@@ -782,6 +782,40 @@ fn output_mistakes_are_refused_and_lose_nothing() {
     let same = game(&["--pdn", &pdn, "--json", &pdn]);
     refused(&strs(&same), "name the same file");
     assert!(!std::path::Path::new(&pdn).exists());
+    // Nor may an output replace an input: the book, an engine's weights
+    // (which two engines may share), the records openings are taken from.
+    let (book, w) = (path("book.txt"), path("w.json"));
+    std::fs::write(&book, "W:W31,32,33,34,35:B1,2,3,4,5\n").unwrap();
+    let weights = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/weights/bushka.json"
+    ))
+    .unwrap();
+    std::fs::write(&w, &weights).unwrap();
+    let shared = format!("weights={w}");
+    for (extra, expect) in [
+        (
+            vec!["--openings", &book, "--json", &book],
+            "--json and --openings name the same file",
+        ),
+        (
+            vec!["--openings-pdn", &book, "--pdn", &book],
+            "--pdn and --openings-pdn name the same file",
+        ),
+        (
+            vec!["--each", &shared, "--data", &w],
+            "--data and engine a's weights= name the same file",
+        ),
+        (vec!["--json", dir.path().to_str().unwrap()], "is a folder"),
+        (vec!["--json", "/nonexistent/s.json"], "does not exist"),
+    ] {
+        refused(&strs(&game(&extra)), expect);
+    }
+    assert_eq!(std::fs::read(&w).unwrap(), weights);
+    assert_eq!(
+        std::fs::read_to_string(&book).unwrap(),
+        "W:W31,32,33,34,35:B1,2,3,4,5\n"
+    );
     // A run, then a resume given another PDN file: the data is kept whole.
     let run = game(&["--pdn", &pdn, "--data", &data]);
     let o = bushka(&strs(&run));
@@ -876,6 +910,16 @@ fn openings_name_the_evaluation_of_their_balance_check() {
         "--out and --weights name the same file",
     );
     assert_eq!(std::fs::read(&w).unwrap(), weights);
+    // Nor is a book made that could not be written where it is named.
+    let folder = dir.path().to_str().unwrap();
+    refused(
+        &["openings", "--count", "1", "--out", folder],
+        "is a folder",
+    );
+    refused(
+        &["openings", "--count", "1", "--out", "/nonexistent/b.txt"],
+        "the folder /nonexistent does not exist",
+    );
 }
 
 /// A hash table the memory cannot hold is refused in one line, not by an

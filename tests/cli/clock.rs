@@ -238,6 +238,29 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
         "move,moves,mean_ms,max_ms\n1,2,1000.000,1500.000\n2,2,500.000,750.000\n"
     );
     assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    // Neither output may replace the records, or the other output; nor
+    // point at a folder.
+    let records = std::fs::read(&pdn).unwrap();
+    let (p, c) = (pdn.to_str().unwrap(), csv.to_str().unwrap());
+    let folder = dir.to_str().unwrap();
+    for (extra, expect) in [
+        (["--csv", p], "--csv and the records name the same file"),
+        (["--png", p], "--png and the records name the same file"),
+        (["--png", c], "name the same file"),
+        (["--png", folder], "is a folder"),
+    ] {
+        let mut args = vec!["pdn", "clock", p, "--csv", c];
+        if extra[0] == "--csv" {
+            args.truncate(3);
+        }
+        args.extend(extra);
+        let (ok, _, err) = run(&args);
+        assert!(
+            !ok && err.lines().count() == 1 && err.contains(expect),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(&pdn).unwrap(), records);
     // Comments without move times: the game's clock cannot be followed, so
     // it is not counted (its time used is not known, not zero).
     let untimed = dir.join("untimed.pdn");

@@ -104,6 +104,18 @@ fn tactics_refuses_bad_input_in_one_line() {
             ],
             "name the same file",
         ),
+        // Nor be mined into a folder, found only at the end.
+        (
+            vec![
+                "tactics",
+                "mine",
+                "--pdn",
+                pdn.to_str().unwrap(),
+                "--out",
+                pdn.parent().unwrap().to_str().unwrap(),
+            ],
+            "is a folder, not a file",
+        ),
     ] {
         let o = bushka(&args);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -117,6 +117,23 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
         2,
         "{text}"
     );
+    // A table under another material's name is refused by `tb stats`,
+    // which reads what the file's header says it holds.
+    let wrong = dir.join("wrong");
+    std::fs::create_dir(&wrong).unwrap();
+    std::fs::copy(dir.join("KvM.tb"), wrong.join("KvK.tb")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["tb", "stats", "--material", "KvK", "--dir"])
+        .arg(&wrong)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("KvK.tb holds the table of KvM, not of KvK"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

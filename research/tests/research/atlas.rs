@@ -313,6 +313,22 @@ fn bad_settings_are_refused() {
             },
             "--games 4",
         ),
+        // Bounds of the games' engine, found before anything is written.
+        (
+            AtlasConfig {
+                game_depth: Some(101),
+                ..quick(1)
+            },
+            "--game-depth 101: engine option depth=101: expected a whole number from 1 to 100",
+        ),
+        (
+            AtlasConfig {
+                movetime: Some(86_400_001),
+                game_depth: None,
+                ..quick(1)
+            },
+            "--movetime 86400001",
+        ),
     ] {
         let err = cfg.check().unwrap_err();
         assert!(err.contains(word), "{err}");
