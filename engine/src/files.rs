@@ -266,6 +266,22 @@ pub fn lock_exclusive(path: &Path) -> Result<File, String> {
     }
 }
 
+/// Reads `path` whole if it holds at most `max` bytes; a longer file (or an
+/// endless device) is an error after `max + 1` bytes, not a filled memory.
+pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)?
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("longer than {max} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Opens `path` (made if missing) to append lines after its last whole
 /// one. A last line without its line break is kept and ended when
 /// `is_whole` accepts it (a file edited by hand), else cut off (a write cut

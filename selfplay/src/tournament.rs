@@ -686,6 +686,7 @@ where
     let run = RunInfo::of::<G>(cfg)?;
     let all = schedule(cfg);
     let slots = part(&all, cfg.shard)?;
+    check_hash_total(cfg, cfg.concurrency.max(1).min(slots.len().max(1)))?;
     let mut tally = Tally::new(cfg, &all);
     let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
@@ -1036,6 +1037,28 @@ fn finish(
         write_atomic(path, &text)?;
     }
     Ok(summary)
+}
+
+/// Refuses a run whose hash tables could not all be held: each of the
+/// `workers` games played at once keeps a table for every engine and colour
+/// it has played (its players are kept from game to game), which the
+/// allocator would promise and the kernel kill for once touched.
+pub fn check_hash_total(cfg: &Config, workers: usize) -> Result<(), String> {
+    use crate::spec::Kind;
+    let per_game: usize = cfg
+        .engines
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Search | Kind::Material))
+        .map(|e| 2 * e.hash.get())
+        .sum();
+    let total = per_game.saturating_mul(workers);
+    let memory = 2 * engine::tt::max_hash_mib();
+    if total > memory {
+        return Err(format!(
+            "the hash tables would take {total} MiB (hash= of each engine, for both colours, in each of {workers} games at once), more than this machine's {memory} MiB: lower hash= or --concurrency"
+        ));
+    }
+    Ok(())
 }
 
 /// Writes the SPRT's decision, as taken, into the summary.

@@ -294,7 +294,8 @@ fn initial<G: Patterns>(path: Option<&Path>, patterns: bool) -> Result<PatternWe
             PatternWeights::zero_patterns(Weights::default_for(G::KIND))
         });
     };
-    let bytes = std::fs::read(path).with_context(|| format!("--init {}", path.display()))?;
+    let bytes = engine::eval::read_weights_file(path)
+        .with_context(|| format!("--init {}", path.display()))?;
     if engine::eval::patterns::file::is_binary(&bytes) {
         PatternWeights::from_bytes(G::KIND, &bytes)
             .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))

@@ -17,6 +17,7 @@ pub use weights::{Weights, WeightsError};
 
 use crate::game::Game;
 use crate::search::SharedOracle;
+use std::path::Path;
 use std::sync::Arc;
 
 /// An evaluator that can be shared with the search threads.
@@ -33,7 +34,7 @@ pub trait EvalSource: Patterns {
     /// choice (see [`select_eval`]).
     fn select_eval(weights: Option<&str>, kind: EvalKind) -> Result<SharedEval<Self>, String>;
     /// The endgame tables of a folder (built by `bushka tb build`).
-    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String>;
+    fn open_tables(dir: &Path) -> Result<SharedOracle<Self>, String>;
 }
 
 impl EvalSource for crate::bushka::Position {
@@ -46,7 +47,7 @@ impl EvalSource for crate::bushka::Position {
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         load_eval::<Self>(path)
     }
-    fn open_tables(dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+    fn open_tables(dir: &Path) -> Result<SharedOracle<Self>, String> {
         crate::bushka::tb::Tablebase::open_oracle(dir).map_err(|e| e.to_string())
     }
 }
@@ -61,7 +62,7 @@ impl EvalSource for crate::bashnya::Position {
     fn load_eval(path: &str) -> Result<SharedEval<Self>, String> {
         load_eval::<Self>(path)
     }
-    fn open_tables(_dir: &std::path::Path) -> Result<SharedOracle<Self>, String> {
+    fn open_tables(_dir: &Path) -> Result<SharedOracle<Self>, String> {
         Err("endgame tables exist for Bushka only".into())
     }
 }
@@ -163,6 +164,16 @@ fn embedded_features_id<G: Patterns>() -> String {
     format!("features {:016x}", fnv1a(FNV1A_START, json.as_bytes()))
 }
 
+/// The most a weights file may hold: the largest, Bashnya's pattern
+/// weights, is under 1 MiB.
+pub const MAX_WEIGHTS_FILE: u64 = 64 << 20;
+
+/// Reads a weights file (JSON or binary), refusing one past
+/// [`MAX_WEIGHTS_FILE`] (a data file named by mistake, `/dev/zero`).
+pub fn read_weights_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    crate::files::read_capped(path, MAX_WEIGHTS_FILE)
+}
+
 /// The file a `--weights` value names: none for the built-in weights
 /// [`select_eval`] knows by name (`default`, `material`).
 pub fn weights_file(weights: Option<&str>) -> Option<&str> {
@@ -187,7 +198,7 @@ pub fn eval_id<G: Patterns>(weights: Option<&str>, kind: EvalKind) -> Result<Str
         }),
         Some("material") => Ok("material".into()),
         Some(path) => {
-            let bytes = std::fs::read(path)
+            let bytes = read_weights_file(Path::new(path))
                 .map_err(|e| format!("weights file {}: {e}", crate::files::quoted(path, 200)))?;
             let id = format!("{} file {:016x}", kind.name(), fnv1a(FNV1A_START, &bytes));
             // Feature weights under `patterns` play with the embedded
@@ -252,7 +263,7 @@ where
         }
         Some("material") => Ok(Arc::new(Material::default())),
         Some(path) => {
-            let bytes = std::fs::read(path)
+            let bytes = read_weights_file(Path::new(path))
                 .map_err(|e| format!("weights file {}: {e}", crate::files::quoted(path, 200)))?;
             if patterns::file::is_binary(&bytes) {
                 let w = PatternWeights::from_bytes(G::KIND, &bytes)
@@ -302,5 +313,37 @@ mod tests {
             .err()
             .unwrap();
         assert!(err.contains("weights file"), "{err}");
+    }
+
+    /// A file past the bound is refused after reading one byte more than
+    /// it (here a sparse file, so nothing is written), by every reader.
+    #[test]
+    fn a_weights_file_past_the_bound_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.json");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_WEIGHTS_FILE + 1).unwrap();
+        drop(f);
+        let text = big.to_str().unwrap();
+        let want = format!("longer than {MAX_WEIGHTS_FILE} bytes");
+        for kind in [EvalKind::Features, EvalKind::Patterns] {
+            let err = select_eval::<Position>(Some(text), kind).err().unwrap();
+            assert!(err.contains(&want), "{err}");
+            let err = eval_id::<Position>(Some(text), kind).unwrap_err();
+            assert!(err.contains(&want), "{err}");
+        }
+        let err = Weights::load(crate::GameKind::Bushka, &big)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&want), "{err}");
+        let err = PatternWeights::load(crate::GameKind::Bushka, &big)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(&want), "{err}");
+        // At the bound it is read (and then refused as no weights).
+        let small = dir.path().join("small.bin");
+        std::fs::write(&small, b"abc").unwrap();
+        assert_eq!(crate::files::read_capped(&small, 3).unwrap(), b"abc");
+        assert!(crate::files::read_capped(&small, 2).is_err());
     }
 }

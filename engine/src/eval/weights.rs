@@ -367,10 +367,16 @@ impl Weights {
 
     /// Reads a weights file for `kind`.
     pub fn load(kind: GameKind, path: &Path) -> Result<Weights, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|error| WeightsError::Io {
-            path: path.display().to_string(),
-            error,
-        })?;
+        let text = crate::eval::read_weights_file(path)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text")
+                })
+            })
+            .map_err(|error| WeightsError::Io {
+                path: path.display().to_string(),
+                error,
+            })?;
         Weights::from_json(kind, &text)
     }
 

@@ -206,6 +206,28 @@ fn bad_configurations_are_refused() {
     assert!(err.contains("/nonexistent.json"), "{err}");
     let err = refusal("name=x,cmd=/nonexistent/engine");
     assert!(err.contains("/nonexistent/engine"), "{err}");
+    // Tables each within bounds, more than the memory together: refused
+    // before any is made. Random players and other programs have none.
+    let half = engine::tt::max_hash_mib();
+    let big = format!("name=a,depth=1,hash={half}");
+    cfg = config(
+        &[&big, "name=b,depth=1,hash=1"],
+        2,
+        starts::<bushka::Position>(),
+    );
+    let err = run::<bushka::Position>(&cfg).unwrap_err();
+    assert!(
+        err.starts_with("the hash tables would take ") && err.contains("2 games at once"),
+        "{err}"
+    );
+    use selfplay::tournament::check_hash_total;
+    cfg = config(
+        &[&big, "name=r,kind=random", "name=x,cmd=/nonexistent/engine"],
+        2,
+        starts::<bushka::Position>(),
+    );
+    assert_eq!(check_hash_total(&cfg, 1), Ok(()));
+    assert!(check_hash_total(&cfg, 2).is_err());
 }
 
 #[test]

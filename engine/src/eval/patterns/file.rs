@@ -389,7 +389,7 @@ impl PatternWeights {
 
     /// Reads a binary weights file.
     pub fn load(kind: GameKind, path: &Path) -> Result<PatternWeights, PatternFileError> {
-        let bytes = std::fs::read(path).map_err(|e| PatternFileError::Io {
+        let bytes = crate::eval::read_weights_file(path).map_err(|e| PatternFileError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
