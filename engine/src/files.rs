@@ -16,6 +16,10 @@
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
+//! A link is followed (the file it names is replaced, the link kept); a
+//! pipe, a character device or a descriptor of the process (`/dev/stdout`)
+//! is appended to instead, as it cannot be replaced; a block device or a
+//! socket is refused.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufWriter, Read, Write};
@@ -80,18 +84,16 @@ pub fn write_atomic_path(
     path: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
-    // A link is followed, so that the file it names is replaced and the
-    // link kept.
-    let resolved = std::fs::canonicalize(path);
-    let path = resolved.as_deref().unwrap_or(path);
-    // A device or a pipe (`/dev/stdout`, a FIFO) is written into: a
-    // regular file renamed over it would take its place.
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_file() && !meta.is_dir() {
-            let mut file = OpenOptions::new().write(true).open(path)?;
+    let target = match write_target(path)? {
+        Target::Stream => {
+            // Appended to: a file standing for the output of this process
+            // is never cut or replaced.
+            let mut file = OpenOptions::new().append(true).open(path)?;
             return write(&mut file).and_then(|()| file.flush());
         }
-    }
+        Target::File(target) => target,
+    };
+    let path = target.as_path();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -125,6 +127,83 @@ pub fn write_atomic_path(
     // On failure the temporary is removed when `persist`'s error is dropped.
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// Where [`write_atomic_path`] writes.
+enum Target {
+    /// A pipe, a terminal or another character device, or a descriptor of
+    /// this process (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, even
+    /// when it leads to a file): written into, never replaced.
+    Stream,
+    /// A regular file (or none yet) to replace: the file a link names, so
+    /// that the link is kept.
+    File(std::path::PathBuf),
+}
+
+/// Whether a write to `path` goes into a stream or replaces a file;
+/// anything else (a block device, a socket, a folder) is refused.
+fn write_target(path: &Path) -> io::Result<Target> {
+    let refuse = |what: &str| {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is {what}, not a file to write", path.display()),
+        ))
+    };
+    if is_stream(path) {
+        return Ok(Target::Stream);
+    }
+    // Links followed, a dangling one to the file it will make (at most 40,
+    // as the kernel does).
+    let mut target = path.to_path_buf();
+    for _ in 0..40 {
+        let link = match std::fs::symlink_metadata(&target) {
+            Ok(m) if m.file_type().is_symlink() => std::fs::read_link(&target)?,
+            _ => break,
+        };
+        target = match target.parent() {
+            Some(dir) => dir.join(link),
+            None => link,
+        };
+    }
+    match std::fs::metadata(&target) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Target::File(target)),
+        Err(e) => Err(e),
+        Ok(m) if m.is_file() => Ok(Target::File(target)),
+        Ok(m) if m.is_dir() => refuse("a folder"),
+        Ok(m) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt;
+                let t = m.file_type();
+                if t.is_fifo() || t.is_char_device() {
+                    return Ok(Target::Stream);
+                }
+            }
+            let _ = m;
+            refuse("neither a file, a pipe nor a character device")
+        }
+    }
+}
+
+/// A path to a descriptor of this process or a device, in `/dev` or `/proc`
+/// (however spelt), that exists, such as `/dev/stdout`.
+fn is_stream(path: &Path) -> bool {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // `/dev` itself (not `/dev/shm`, where files are made), and `/proc`
+    // (`/dev/fd` leads to `/proc/self/fd`).
+    let system =
+        std::fs::canonicalize(dir).is_ok_and(|d| d == Path::new("/dev") || d.starts_with("/proc"));
+    system && std::fs::metadata(path).is_ok()
+}
+
+/// Whether [`write_atomic_path`] would replace a file at `path` (true for
+/// a file, a link to one, or none yet), rather than append to a stream or
+/// refuse: a summary rewritten as a run goes is only rewritten in a file.
+pub fn replaces_a_file(path: &Path) -> bool {
+    matches!(write_target(path), Ok(Target::File(_)))
 }
 
 /// How long a temporary of [`write_atomic_path`] must have been left
@@ -444,6 +523,34 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A link to a file not made yet: the file is made, the link kept.
+        let later = dir.path().join("later.json");
+        std::os::unix::fs::symlink("later-target.json", &later).unwrap();
+        assert!(replaces_a_file(&later));
+        write_atomic(&later, b"made").unwrap();
+        assert!(std::fs::symlink_metadata(&later)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::read(dir.path().join("later-target.json")).unwrap(),
+            b"made"
+        );
+        // Only files are rewritten as a run goes; a socket is refused.
+        assert!(replaces_a_file(&target) && !replaces_a_file(&fifo));
+        assert!(!replaces_a_file(Path::new("/dev/stdout")));
+        assert!(!replaces_a_file(Path::new("/dev/null")));
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = write_atomic(&socket, b"x").unwrap_err().to_string();
+        assert!(
+            err.contains("neither a file, a pipe nor a character device"),
+            "{err}"
+        );
+        assert!(std::fs::symlink_metadata(&socket)
+            .unwrap()
+            .file_type()
+            .is_socket());
     }
 
     #[test]

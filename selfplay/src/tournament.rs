@@ -1011,7 +1011,9 @@ fn running_summary(
     let Some(path) = &cfg.json else {
         return Ok(());
     };
-    if cfg.shard.is_some() {
+    // A shard's summary is for the merge; a pipe or `/dev/stdout` gets the
+    // final one only.
+    if cfg.shard.is_some() || !engine::files::replaces_a_file(path) {
         return Ok(());
     }
     if last.is_some_and(|t| t.elapsed() < SUMMARY_EVERY) {

@@ -163,6 +163,17 @@ fn merge(m: &MergeArgs) -> Result<()> {
         let names: Vec<String> = set.missing.iter().map(ToString::to_string).collect();
         eprintln!("merging without shard(s) {}", names.join(", "));
     }
+    // Checked before anything is written: the summary comes last.
+    let named = [
+        ("--out-pdn", Some(m.out_pdn.as_path())),
+        ("--out-data", m.out_data.as_deref()),
+        ("--out-json", m.out_json.as_deref()),
+    ];
+    for (option, path) in named {
+        if let Some(path) = path {
+            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
+        }
+    }
     let out = MergeOutputs {
         pdn: m.out_pdn.clone(),
         data: m.out_data.clone(),
@@ -192,15 +203,13 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
     // `--resume` reads the finished games from the PDN: a run writing data
     // only keeps its records beside the data, so that it can be resumed
     // (not beside a pipe or a device, which cannot be resumed anyway).
-    let beside = match (&cfg.data, &cfg.pdn) {
-        (Some(data), None) if std::fs::metadata(data).map_or(true, |m| m.is_file()) => {
-            Some(engine::files::with_suffix(data, ".pdn"))
-        }
-        _ => None,
-    };
-    if let Some(pdn) = &beside {
-        outputs_spare_inputs(a, &cfg.engines, Some(pdn))?;
-        cfg.pdn = Some(pdn.clone());
+    let beside = records_beside_data(cfg.data.as_deref(), cfg.pdn.as_deref());
+    if beside.is_some() {
+        cfg.pdn.clone_from(&beside);
+    }
+    // Written last (a cluster run writes it after making its folder).
+    if let Some(json) = &a.json {
+        selfplay::output::writable_place("--json", json).map_err(anyhow::Error::msg)?;
     }
     if a.engines.is_empty() {
         outln!(
@@ -267,7 +276,12 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     if engines.len() < 2 {
         bail!("--engine given once: a tournament needs at least two engines");
     }
-    outputs_spare_inputs(a, &engines, a.pdn.as_deref())?;
+    let beside = records_beside_data(a.data.as_deref(), a.pdn.as_deref());
+    let records = match &beside {
+        Some(p) => ("the records beside --data", Some(p.as_path())),
+        None => ("--pdn", a.pdn.as_deref()),
+    };
+    outputs_spare_inputs(a, &engines, records)?;
     if a.sprt.is_some() && engines.len() > 2 {
         bail!(
             "--sprt is for a match of two engines, not {} (a round robin or gauntlet gives joint ratings instead)",
@@ -331,16 +345,28 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     Ok(cfg)
 }
 
+/// The PDN file kept beside a data file when no `--pdn` is given, so that
+/// the run can be resumed (not beside a pipe or a device, which cannot be
+/// resumed anyway).
+fn records_beside_data(data: Option<&Path>, pdn: Option<&Path>) -> Option<PathBuf> {
+    match (data, pdn) {
+        (Some(data), None) if std::fs::metadata(data).map_or(true, |m| m.is_file()) => {
+            Some(engine::files::with_suffix(data, ".pdn"))
+        }
+        _ => None,
+    }
+}
+
 /// Refuses outputs that would replace an input (the opening book or
-/// records, an engine's weights) or each other; the summary, written last,
-/// must have a place to go. `pdn` is the records' file, given or implied.
+/// records, an engine's weights) or each other. `pdn` is the records'
+/// file, given or implied, and what to call it.
 fn outputs_spare_inputs(
     a: &SelfplayArgs,
     engines: &[EngineSpec],
-    pdn: Option<&Path>,
+    pdn: (&str, Option<&Path>),
 ) -> Result<()> {
     let outputs = [
-        ("--pdn", pdn),
+        pdn,
         ("--data", a.data.as_deref()),
         ("--json", a.json.as_deref()),
     ];
@@ -364,9 +390,6 @@ fn outputs_spare_inputs(
         let mut files = outputs.to_vec();
         files.push(input);
         selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
-    }
-    if let Some(json) = &a.json {
-        selfplay::output::writable_place("--json", json).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

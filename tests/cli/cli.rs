@@ -811,11 +811,47 @@ fn output_mistakes_are_refused_and_lose_nothing() {
     ] {
         refused(&strs(&game(&extra)), expect);
     }
+    // The records implied beside --data are named as such.
+    let implied = format!("{}.pdn", path("beside.data"));
+    std::fs::write(&implied, "").unwrap();
+    refused(
+        &strs(&game(&[
+            "--data",
+            &path("beside.data"),
+            "--openings-pdn",
+            &implied,
+        ])),
+        "the records beside --data and --openings-pdn name the same file",
+    );
     assert_eq!(std::fs::read(&w).unwrap(), weights);
     assert_eq!(
         std::fs::read_to_string(&book).unwrap(),
         "W:W31,32,33,34,35:B1,2,3,4,5\n"
     );
+    // Two engines may share their weights, and the summary may go to
+    // standard output (here a file opened to append): it is written into,
+    // after what was there, not renamed over it.
+    let log = path("log.txt");
+    std::fs::write(&log, "before\n").unwrap();
+    let out = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let args = game(&["--each", &shared, "--json", "/dev/stdout"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(&args)
+        .stdout(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("before\n{"), "{text}");
+    // One summary (none rewritten as the run went), then the table.
+    assert_eq!(text.matches("\"resumed\":").count(), 1, "{text}");
+    let summary: serde_json::Value = serde_json::Deserializer::from_str(&text[7..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(summary["games"], 4, "{text}");
+    assert!(text.contains("4 games in "), "{text}");
     // A run, then a resume given another PDN file: the data is kept whole.
     let run = game(&["--pdn", &pdn, "--data", &data]);
     let o = bushka(&strs(&run));

@@ -257,6 +257,15 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     onto_shard[3] = s(&dir.join("seed1-2.pdn"));
     let err = run_err(&onto_shard);
     assert!(err.contains("name the same file"), "{err}");
+    // A summary that could not be written is found before the records are.
+    let mut nowhere = merge(&dir, "m3", &all);
+    nowhere[7] = "/nonexistent/m3.json".into();
+    let err = run_err(&nowhere);
+    assert!(
+        err.contains("--out-json /nonexistent/m3.json: the folder /nonexistent does not exist"),
+        "{err}"
+    );
+    assert!(!dir.join("m3.pdn").exists() && !dir.join("m3.data").exists());
     // A summary edited to hold no openings is refused, not a crash.
     let text = std::fs::read_to_string(&a1).unwrap();
     let mut v: Value = serde_json::from_str(&text).unwrap();
