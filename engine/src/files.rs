@@ -16,14 +16,15 @@
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
-//! A link is followed (the file it names is replaced, the link kept); a
-//! pipe, a character device or a descriptor of the process (`/dev/stdout`)
-//! is appended to instead, as it cannot be replaced; a block device or a
-//! socket is refused.
+//! A link is followed (the file it names is replaced, the link kept).
+//! Standard output or error (`/dev/stdout`, `/dev/fd/2`) is written through
+//! the process's own descriptor, and a pipe or a character device is
+//! appended to: they cannot be replaced. A block device or a socket is
+//! refused.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `text` with every control character (a line break, a carriage return, a
 /// tab, a terminal escape), the Unicode line and paragraph separators and
@@ -85,10 +86,10 @@ pub fn write_atomic_path(
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
     let target = match write_target(path)? {
-        Target::Stream => {
-            // Appended to: a file standing for the output of this process
-            // is never cut or replaced.
-            let mut file = OpenOptions::new().append(true).open(path)?;
+        Target::Standard(fd) => return write_standard(fd, write),
+        Target::Stream(stream) => {
+            // Appended to: a stream is never cut or replaced.
+            let mut file = OpenOptions::new().append(true).open(stream)?;
             return write(&mut file).and_then(|()| file.flush());
         }
         Target::File(target) => target,
@@ -112,9 +113,8 @@ pub fn write_atomic_path(
     }
     // Once a process for each file it writes: a folder of many files is
     // not listed at every write.
-    static CLEANED: std::sync::LazyLock<
-        std::sync::Mutex<std::collections::HashSet<std::path::PathBuf>>,
-    > = std::sync::LazyLock::new(Default::default);
+    static CLEANED: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<PathBuf>>> =
+        std::sync::LazyLock::new(Default::default);
     let first = CLEANED
         .lock()
         .is_ok_and(|mut cleaned| cleaned.insert(dir.join(&prefix)));
@@ -131,13 +131,16 @@ pub fn write_atomic_path(
 
 /// Where [`write_atomic_path`] writes.
 enum Target {
-    /// A pipe, a terminal or another character device, or a descriptor of
-    /// this process (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, even
-    /// when it leads to a file): written into, never replaced.
-    Stream,
+    /// Standard input, output or error (`/dev/stdout`, `/dev/fd/1`,
+    /// `/proc/self/fd/1`, a link to one): written through a duplicate of
+    /// the descriptor, which shares its position, whatever it leads to.
+    Standard(u8),
+    /// A pipe, a character device, or another descriptor of the process:
+    /// appended to, never replaced.
+    Stream(PathBuf),
     /// A regular file (or none yet) to replace: the file a link names, so
     /// that the link is kept.
-    File(std::path::PathBuf),
+    File(PathBuf),
 }
 
 /// Whether a write to `path` goes into a stream or replaces a file;
@@ -149,13 +152,16 @@ fn write_target(path: &Path) -> io::Result<Target> {
             format!("{} is {what}, not a file to write", path.display()),
         ))
     };
-    if is_stream(path) {
-        return Ok(Target::Stream);
-    }
     // Links followed, a dangling one to the file it will make (at most 40,
-    // as the kernel does).
+    // as the kernel does); a descriptor of the process is not followed
+    // further, to what it happens to lead to.
     let mut target = path.to_path_buf();
     for _ in 0..40 {
+        match descriptor(&target) {
+            Some(fd @ 0..=2) => return Ok(Target::Standard(fd as u8)),
+            Some(_) => return Ok(Target::Stream(target)),
+            None => {}
+        }
         let link = match std::fs::symlink_metadata(&target) {
             Ok(m) if m.file_type().is_symlink() => std::fs::read_link(&target)?,
             _ => break,
@@ -176,7 +182,7 @@ fn write_target(path: &Path) -> io::Result<Target> {
                 use std::os::unix::fs::FileTypeExt;
                 let t = m.file_type();
                 if t.is_fifo() || t.is_char_device() {
-                    return Ok(Target::Stream);
+                    return Ok(Target::Stream(target));
                 }
             }
             let _ = m;
@@ -185,25 +191,77 @@ fn write_target(path: &Path) -> io::Result<Target> {
     }
 }
 
-/// A path to a descriptor of this process or a device, in `/dev` or `/proc`
-/// (however spelt), that exists, such as `/dev/stdout`.
-fn is_stream(path: &Path) -> bool {
+/// The descriptor of this process a path names, however spelt:
+/// `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`
+/// or `/proc/PID/fd/N` with this process's id (the folder is resolved, the
+/// name is not).
+fn descriptor(path: &Path) -> Option<u32> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    // `/dev` itself (not `/dev/shm`, where files are made), and `/proc`
-    // (`/dev/fd` leads to `/proc/self/fd`).
-    let system =
-        std::fs::canonicalize(dir).is_ok_and(|d| d == Path::new("/dev") || d.starts_with("/proc"));
-    system && std::fs::metadata(path).is_ok()
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let name = path.file_name()?.to_str()?;
+    if dir == Path::new("/dev") {
+        return match name {
+            "stdin" => Some(0),
+            "stdout" => Some(1),
+            "stderr" => Some(2),
+            _ => None,
+        };
+    }
+    // `/dev/fd` and `/proc/self/fd` resolve to `/proc/PID/fd`.
+    let own = Path::new("/proc")
+        .join(std::process::id().to_string())
+        .join("fd");
+    if dir == own {
+        return name.parse().ok();
+    }
+    None
+}
+
+/// Writes into standard input, output or error through a duplicate of the
+/// descriptor, after what this process has written there.
+fn write_standard(fd: u8, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        io::stdout().flush()?;
+        io::stderr().flush()?;
+        let owned = match fd {
+            0 => io::stdin().as_fd().try_clone_to_owned()?,
+            1 => io::stdout().as_fd().try_clone_to_owned()?,
+            _ => io::stderr().as_fd().try_clone_to_owned()?,
+        };
+        let mut file = File::from(owned);
+        write(&mut file).and_then(|()| file.flush())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (fd, write);
+        Err(io::Error::other(
+            "standard streams are written only on Unix",
+        ))
+    }
 }
 
 /// Whether [`write_atomic_path`] would replace a file at `path` (true for
-/// a file, a link to one, or none yet), rather than append to a stream or
+/// a file, a link to one, or none yet), rather than write into a stream or
 /// refuse: a summary rewritten as a run goes is only rewritten in a file.
 pub fn replaces_a_file(path: &Path) -> bool {
     matches!(write_target(path), Ok(Target::File(_)))
+}
+
+/// What a write to `path` would write: the file a link names (followed
+/// even when it does not exist yet), or `path` itself for a stream; an
+/// error for what would be refused (a folder, a socket, a block device,
+/// a loop of links). Outputs are compared by it, so that two names of one
+/// file are found to be one.
+pub fn output_target(path: &Path) -> io::Result<PathBuf> {
+    match write_target(path)? {
+        Target::File(p) | Target::Stream(p) => Ok(p),
+        Target::Standard(fd) => Ok(PathBuf::from(format!("/dev/fd/{fd}"))),
+    }
 }
 
 /// How long a temporary of [`write_atomic_path`] must have been left
@@ -320,7 +378,7 @@ pub fn skip_line<R: BufRead>(reader: &mut R) -> io::Result<()> {
 
 /// `path` with `suffix` added to its file name (`train.data` and `.pdn`
 /// give `train.data.pdn`): a file kept beside another.
-pub fn with_suffix(path: &Path, suffix: &str) -> std::path::PathBuf {
+pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     name.into()

@@ -69,7 +69,9 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String>
     // The folder resolved (links, `..`) and the file's name: a file not
     // written yet is named alike however its folder is spelt.
     let key = |p: &Path| {
-        let p = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        // Links followed as the writer follows them (a dangling one too).
+        let p = engine::files::output_target(p).unwrap_or_else(|_| p.to_path_buf());
+        let p = p.canonicalize().unwrap_or(p);
         let dir = match p.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -104,7 +106,9 @@ pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
             path.display()
         ));
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+    // What the writer would refuse, and where a link leads.
+    let target = engine::files::output_target(path).map_err(|e| format!("{option}: {e}"))?;
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
             return Err(format!(
                 "{option} {}: the folder {} does not exist",
@@ -475,6 +479,41 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outputs are told apart by the file they would write: a link (even
+    /// one to a file not made yet) is the file it names; and an output is
+    /// refused before the work where the writer would refuse it.
+    #[cfg(unix)]
+    #[test]
+    fn outputs_are_the_files_their_links_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let pdn = dir.path().join("games.pdn");
+        let json = dir.path().join("s.json");
+        std::os::unix::fs::symlink("games.pdn", &json).unwrap();
+        let err = distinct_outputs(&[("--pdn", Some(&pdn)), ("--json", Some(&json))]).unwrap_err();
+        assert!(
+            err.starts_with("--pdn and --json name the same file"),
+            "{err}"
+        );
+        let other = dir.path().join("other.json");
+        assert_eq!(
+            distinct_outputs(&[("--pdn", Some(&pdn)), ("--json", Some(&other))]),
+            Ok(())
+        );
+        // A link into a folder that does not exist, and a socket.
+        let lost = dir.path().join("lost.json");
+        std::os::unix::fs::symlink("no-such-folder/x.json", &lost).unwrap();
+        let err = writable_place("--json", &lost).unwrap_err();
+        assert!(err.contains("the folder"), "{err}");
+        let socket = dir.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = writable_place("--json", &socket).unwrap_err();
+        assert!(
+            err.starts_with("--json: ") && err.contains("neither a file"),
+            "{err}"
+        );
+        assert_eq!(writable_place("--json", Path::new("/dev/stdout")), Ok(()));
+    }
 
     #[test]
     fn complete_games_are_cut_after_each_result_and_blank_line() {

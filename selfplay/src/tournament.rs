@@ -1043,14 +1043,17 @@ fn finish(
 
 /// Refuses a run whose hash tables could not all be held: each of the
 /// `workers` games played at once keeps a table for every engine and colour
-/// it has played (its players are kept from game to game), which the
-/// allocator would promise and the kernel kill for once touched.
+/// it has played (its players, and the programs it started, are kept from
+/// game to game), which the allocator would promise and the kernel kill for
+/// once touched.
 pub fn check_hash_total(cfg: &Config, workers: usize) -> Result<(), String> {
     use crate::spec::Kind;
     let per_game: usize = cfg
         .engines
         .iter()
-        .filter(|e| matches!(e.kind, Kind::Search | Kind::Material))
+        // A program of the Hub protocol is told its size (`hash`), as ours
+        // does; random players have none.
+        .filter(|e| !matches!(e.kind, Kind::Random))
         .map(|e| 2 * e.hash.get())
         .sum();
     let total = per_game.saturating_mul(workers);

@@ -132,6 +132,18 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
                 .unwrap_or_else(|| dir.join("merged.json")),
         ),
     };
+    // The merged files are written last: those outside the run's folder
+    // (made when the run starts) are checked now.
+    let named = [
+        ("--pdn", Some(&outputs.pdn)),
+        ("--data", outputs.data.as_ref()),
+        ("--json", outputs.json.as_ref()),
+    ];
+    for (option, path) in named {
+        if let Some(path) = path.filter(|p| !p.starts_with(&dir)) {
+            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
+        }
+    }
     let cc = ClusterConfig {
         dir,
         shards,

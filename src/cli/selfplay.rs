@@ -350,7 +350,7 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
 /// resumed anyway).
 fn records_beside_data(data: Option<&Path>, pdn: Option<&Path>) -> Option<PathBuf> {
     match (data, pdn) {
-        (Some(data), None) if std::fs::metadata(data).map_or(true, |m| m.is_file()) => {
+        (Some(data), None) if engine::files::replaces_a_file(data) => {
             Some(engine::files::with_suffix(data, ".pdn"))
         }
         _ => None,

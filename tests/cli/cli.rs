@@ -829,29 +829,39 @@ fn output_mistakes_are_refused_and_lose_nothing() {
         "W:W31,32,33,34,35:B1,2,3,4,5\n"
     );
     // Two engines may share their weights, and the summary may go to
-    // standard output (here a file opened to append): it is written into,
-    // after what was there, not renamed over it.
-    let log = path("log.txt");
-    std::fs::write(&log, "before\n").unwrap();
-    let out = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    // standard output, whether a file opened to append (`>>`, after what
+    // was there) or to write (`>`: the table printed after it follows it):
+    // written through the process's own descriptor, never renamed over.
     let args = game(&["--each", &shared, "--json", "/dev/stdout"]);
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(&args)
-        .stdout(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&log).unwrap();
-    assert!(text.starts_with("before\n{"), "{text}");
-    // One summary (none rewritten as the run went), then the table.
-    assert_eq!(text.matches("\"resumed\":").count(), 1, "{text}");
-    let summary: serde_json::Value = serde_json::Deserializer::from_str(&text[7..])
-        .into_iter()
-        .next()
-        .unwrap()
-        .unwrap();
-    assert_eq!(summary["games"], 4, "{text}");
-    assert!(text.contains("4 games in "), "{text}");
+    for append in [true, false] {
+        let log = path("log.txt");
+        std::fs::write(&log, "before\n").unwrap();
+        let out = std::fs::OpenOptions::new()
+            .append(append)
+            .write(!append)
+            .truncate(!append)
+            .open(&log)
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+            .args(&args)
+            .stdout(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let json = if append {
+            text.strip_prefix("before\n").expect("kept")
+        } else {
+            &text[..]
+        };
+        // One summary (none rewritten as the run went), then the table.
+        assert_eq!(text.matches("\"resumed\":").count(), 1, "{text}");
+        let mut docs = serde_json::Deserializer::from_str(json).into_iter::<serde_json::Value>();
+        let summary = docs.next().unwrap().unwrap();
+        assert_eq!(summary["games"], 4, "{text}");
+        let rest = &json[docs.byte_offset()..];
+        assert!(rest.contains("4 games in "), "{text}");
+    }
     // A run, then a resume given another PDN file: the data is kept whole.
     let run = game(&["--pdn", &pdn, "--data", &data]);
     let o = bushka(&strs(&run));

@@ -207,7 +207,8 @@ fn bad_configurations_are_refused() {
     let err = refusal("name=x,cmd=/nonexistent/engine");
     assert!(err.contains("/nonexistent/engine"), "{err}");
     // Tables each within bounds, more than the memory together: refused
-    // before any is made. Random players and other programs have none.
+    // before any is made. Random players have none; another program is
+    // told its size.
     let half = engine::tt::max_hash_mib();
     let big = format!("name=a,depth=1,hash={half}");
     cfg = config(
@@ -222,12 +223,18 @@ fn bad_configurations_are_refused() {
     );
     use selfplay::tournament::check_hash_total;
     cfg = config(
-        &[&big, "name=r,kind=random", "name=x,cmd=/nonexistent/engine"],
+        &[&big, "name=r,kind=random"],
         2,
         starts::<bushka::Position>(),
     );
     assert_eq!(check_hash_total(&cfg, 1), Ok(()));
     assert!(check_hash_total(&cfg, 2).is_err());
+    cfg = config(
+        &[&big, "name=x,cmd=/nonexistent/engine,hash=1"],
+        2,
+        starts::<bushka::Position>(),
+    );
+    assert!(check_hash_total(&cfg, 1).is_err());
 }
 
 #[test]
