@@ -86,7 +86,10 @@ pub fn write_atomic_path(
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
     let target = match write_target(path)? {
-        Target::Standard(fd) => return write_standard(fd, write),
+        Target::Standard(fd) => {
+            let mut file = standard(fd)?;
+            return write(&mut file).and_then(|()| file.flush());
+        }
         Target::Stream(stream) => {
             // Appended to: a stream is never cut or replaced.
             let mut file = OpenOptions::new().append(true).open(stream)?;
@@ -158,8 +161,18 @@ fn write_target(path: &Path) -> io::Result<Target> {
     let mut target = path.to_path_buf();
     for _ in 0..40 {
         match descriptor(&target) {
-            Some(fd @ 0..=2) => return Ok(Target::Standard(fd as u8)),
-            Some(_) => return Ok(Target::Stream(target)),
+            Some(0) => return refuse("standard input"),
+            Some(fd @ 1..=2) => return Ok(Target::Standard(fd as u8)),
+            // Another open descriptor: what it leads to, if it can be
+            // written, is appended to (never replaced).
+            Some(_) => {
+                return match std::fs::metadata(&target) {
+                    Ok(m) if m.is_dir() => refuse("a folder"),
+                    Ok(m) if is_writable_stream(&m) || m.is_file() => Ok(Target::Stream(target)),
+                    Ok(_) => refuse("neither a file, a pipe nor a character device"),
+                    Err(_) => refuse("no open descriptor of this process"),
+                }
+            }
             None => {}
         }
         let link = match std::fs::symlink_metadata(&target) {
@@ -176,18 +189,23 @@ fn write_target(path: &Path) -> io::Result<Target> {
         Err(e) => Err(e),
         Ok(m) if m.is_file() => Ok(Target::File(target)),
         Ok(m) if m.is_dir() => refuse("a folder"),
-        Ok(m) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::FileTypeExt;
-                let t = m.file_type();
-                if t.is_fifo() || t.is_char_device() {
-                    return Ok(Target::Stream(target));
-                }
-            }
-            let _ = m;
-            refuse("neither a file, a pipe nor a character device")
-        }
+        Ok(m) if is_writable_stream(&m) => Ok(Target::Stream(target)),
+        Ok(_) => refuse("neither a file, a pipe nor a character device"),
+    }
+}
+
+/// A pipe or a character device (a terminal, `/dev/null`).
+fn is_writable_stream(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        t.is_fifo() || t.is_char_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
     }
 }
 
@@ -220,28 +238,39 @@ fn descriptor(path: &Path) -> Option<u32> {
     None
 }
 
-/// Writes into standard input, output or error through a duplicate of the
-/// descriptor, after what this process has written there.
-fn write_standard(fd: u8, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+/// Standard output (1) or error (2) as a file: a duplicate of the
+/// descriptor, which shares its position with what this process prints
+/// there (printed first).
+fn standard(fd: u8) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        io::stdout().flush()?;
-        io::stderr().flush()?;
-        let owned = match fd {
-            0 => io::stdin().as_fd().try_clone_to_owned()?,
-            1 => io::stdout().as_fd().try_clone_to_owned()?,
-            _ => io::stderr().as_fd().try_clone_to_owned()?,
+        let owned = if fd == 1 {
+            io::stdout().flush()?;
+            io::stdout().as_fd().try_clone_to_owned()?
+        } else {
+            io::stderr().flush()?;
+            io::stderr().as_fd().try_clone_to_owned()?
         };
-        let mut file = File::from(owned);
-        write(&mut file).and_then(|()| file.flush())
+        Ok(File::from(owned))
     }
     #[cfg(not(unix))]
     {
-        let _ = (fd, write);
+        let _ = fd;
         Err(io::Error::other(
             "standard streams are written only on Unix",
         ))
+    }
+}
+
+/// Opens `path` to append to (made if missing), as [`write_atomic_path`]
+/// would write it: standard output or error through the process's own
+/// descriptor, the file a link names, a pipe or a device; refused where it
+/// refuses.
+pub fn open_append(path: &Path) -> io::Result<File> {
+    match write_target(path)? {
+        Target::Standard(fd) => standard(fd),
+        Target::Stream(p) | Target::File(p) => OpenOptions::new().create(true).append(true).open(p),
     }
 }
 
@@ -388,11 +417,7 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// same results at once (one run or shard started twice, say); the lock
 /// lasts as long as the returned file.
 pub fn lock_exclusive(path: &Path) -> Result<File, String> {
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let file = open_append(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -597,6 +622,14 @@ mod tests {
         // Only files are rewritten as a run goes; a socket is refused.
         assert!(replaces_a_file(&target) && !replaces_a_file(&fifo));
         assert!(!replaces_a_file(Path::new("/dev/stdout")));
+        // Standard input, and a descriptor not open, are refused.
+        for (path, why) in [
+            ("/dev/stdin", "is standard input"),
+            ("/dev/fd/1000", "is no open descriptor of this process"),
+        ] {
+            let err = output_target(Path::new(path)).unwrap_err().to_string();
+            assert!(err.contains(why), "{err}");
+        }
         assert!(!replaces_a_file(Path::new("/dev/null")));
         let socket = dir.path().join("socket");
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();

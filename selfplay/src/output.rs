@@ -19,10 +19,9 @@ pub struct AppendFile {
 impl AppendFile {
     /// Opens for appending (creating it).
     pub fn open(path: &Path) -> Result<Self, String> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
+        // Standard output through the process's own descriptor: what it
+        // prints after (the table) follows the games, not over them.
+        let file = engine::files::open_append(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let regular = file.metadata().is_ok_and(|m| m.is_file());
         Ok(AppendFile {

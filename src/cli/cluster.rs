@@ -7,7 +7,7 @@ use selfplay::cluster::{run, ClusterConfig};
 use selfplay::merge::MergeOutputs;
 use selfplay::shard::RunInfo;
 use selfplay::tournament::table;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Commands of `bushka cluster`.
@@ -132,15 +132,18 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
                 .unwrap_or_else(|| dir.join("merged.json")),
         ),
     };
-    // The merged files are written last: those outside the run's folder
-    // (made when the run starts) are checked now.
+    // The merged files are written last: those not directly in the run's
+    // folder (made when the run starts) are checked now.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let folder = absolute(&dir);
     let named = [
         ("--pdn", Some(&outputs.pdn)),
         ("--data", outputs.data.as_ref()),
         ("--json", outputs.json.as_ref()),
     ];
     for (option, path) in named {
-        if let Some(path) = path.filter(|p| !p.starts_with(&dir)) {
+        let Some(path) = path else { continue };
+        if absolute(path).parent() != Some(folder.as_path()) {
             selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
         }
     }

@@ -862,6 +862,19 @@ fn output_mistakes_are_refused_and_lose_nothing() {
         let rest = &json[docs.byte_offset()..];
         assert!(rest.contains("4 games in "), "{text}");
     }
+    // So are the game records: the table printed after them follows them.
+    let log = path("records.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(game(&["--pdn", "/dev/stdout"]))
+        .stdout(std::fs::File::create(&log).unwrap())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("[Event "), "{text}");
+    assert_eq!(text.matches("[Result ").count(), 4, "{text}");
+    let last = text.rfind("[Result ").unwrap();
+    assert!(text[last..].contains("4 games in "), "{text}");
     // A run, then a resume given another PDN file: the data is kept whole.
     let run = game(&["--pdn", &pdn, "--data", &data]);
     let o = bushka(&strs(&run));
