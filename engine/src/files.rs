@@ -415,9 +415,14 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 
 /// Opens (creating) and locks `path` so that no second process writes the
 /// same results at once (one run or shard started twice, say); the lock
-/// lasts as long as the returned file.
+/// lasts as long as the returned file. Only a file is locked: standard
+/// output shares its lock with the shell and every process it starts, and
+/// a pipe or a device holds nothing a run could resume.
 pub fn lock_exclusive(path: &Path) -> Result<File, String> {
     let file = open_append(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    if !replaces_a_file(path) {
+        return Ok(file);
+    }
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(
@@ -622,6 +627,15 @@ mod tests {
         // Only files are rewritten as a run goes; a socket is refused.
         assert!(replaces_a_file(&target) && !replaces_a_file(&fifo));
         assert!(!replaces_a_file(Path::new("/dev/stdout")));
+        // A stream is opened but not locked (two runs may both print).
+        let first = lock_exclusive(Path::new("/dev/null")).unwrap();
+        assert!(lock_exclusive(Path::new("/dev/null")).is_ok());
+        drop(first);
+        let locked = lock_exclusive(&target).unwrap();
+        assert!(lock_exclusive(&target)
+            .unwrap_err()
+            .contains("another process"));
+        drop(locked);
         // Standard input, and a descriptor not open, are refused.
         for (path, why) in [
             ("/dev/stdin", "is standard input"),

@@ -130,6 +130,13 @@ pub fn recover_pdn(
     if !path.exists() {
         return Ok(());
     }
+    // Standard output, a pipe or a device cannot be read back (or cut).
+    if !engine::files::replaces_a_file(path) {
+        return Err(format!(
+            "{} is not a regular file: a run writing its records there cannot be resumed with them; resume with a PDN file",
+            path.display()
+        ));
+    }
     let end = complete_prefix(path)?;
     let reader = BufReader::new(
         File::open(path)
@@ -335,8 +342,9 @@ pub fn recover_data(
             None => Ok(Recovered::default()),
         };
     }
-    // A pipe or a device holds nothing to keep, and is never replaced.
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    // A pipe, a device or standard output (even on a file) holds nothing
+    // to keep, and is never replaced.
+    if !engine::files::replaces_a_file(path) {
         return Err(format!(
             "{} is not a regular file: a run writing its data there cannot be resumed with it; resume with a data file, or without --data",
             path.display()
@@ -512,6 +520,11 @@ mod tests {
             "{err}"
         );
         assert_eq!(writable_place("--json", Path::new("/dev/stdout")), Ok(()));
+        // Records on a stream cannot be resumed: refused, not read or cut.
+        for stream in ["/dev/null", "/dev/stdout"] {
+            let err = recover_pdn(Path::new(stream), |_| Ok(())).unwrap_err();
+            assert!(err.contains("is not a regular file"), "{err}");
+        }
     }
 
     #[test]
