@@ -75,6 +75,8 @@ fn tactics_refuses_bad_input_in_one_line() {
     std::fs::write(&bad, "W:We4,f4:Bd4,e7\tzz9\tT-strike\twin\n").unwrap();
     let pdn = dir.path().join("g.pdn");
     std::fs::write(&pdn, "[GameType \"bushka\"]\n\n1. zz9 *\n").unwrap();
+    let (pdn_s, folder) = (pdn.to_str().unwrap(), dir.path().to_str().unwrap());
+    let mine_into = |out| vec!["tactics", "mine", "--pdn", pdn_s, "--out", out];
     for (args, word) in [
         (
             vec!["tactics", "solve", "--problems", bad.to_str().unwrap()],
@@ -92,30 +94,10 @@ fn tactics_refuses_bad_input_in_one_line() {
             vec!["tactics", "mine", "--pdn", "/nonexistent/x.pdn"],
             "x.pdn",
         ),
-        // The set may not replace the games it is mined from.
-        (
-            vec![
-                "tactics",
-                "mine",
-                "--pdn",
-                pdn.to_str().unwrap(),
-                "--out",
-                pdn.to_str().unwrap(),
-            ],
-            "name the same file",
-        ),
-        // Nor be mined into a folder, found only at the end.
-        (
-            vec![
-                "tactics",
-                "mine",
-                "--pdn",
-                pdn.to_str().unwrap(),
-                "--out",
-                pdn.parent().unwrap().to_str().unwrap(),
-            ],
-            "is a folder, not a file",
-        ),
+        // The set may not replace the games it is mined from, nor be mined
+        // into a folder (found only at the end).
+        (mine_into(pdn_s), "name the same file"),
+        (mine_into(folder), "is a folder, not a file"),
     ] {
         let o = bushka(&args);
         let err = String::from_utf8_lossy(&o.stderr);
