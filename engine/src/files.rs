@@ -86,16 +86,12 @@ pub fn write_atomic_path(
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
     let target = match write_target(path)? {
-        Target::Standard(fd) => {
-            let mut file = standard(fd)?;
-            return write(&mut file).and_then(|()| file.flush());
-        }
-        Target::Stream(stream) => {
-            // Appended to: a stream is never cut or replaced.
-            let mut file = OpenOptions::new().append(true).open(stream)?;
-            return write(&mut file).and_then(|()| file.flush());
-        }
         Target::File(target) => target,
+        // Written into: a stream is never cut or replaced.
+        stream => {
+            let mut file = open_target(stream)?;
+            return write(&mut file).and_then(|()| file.flush());
+        }
     };
     let path = target.as_path();
     let dir = match path.parent() {
@@ -268,7 +264,12 @@ fn standard(fd: u8) -> io::Result<File> {
 /// descriptor, the file a link names, a pipe or a device; refused where it
 /// refuses.
 pub fn open_append(path: &Path) -> io::Result<File> {
-    match write_target(path)? {
+    open_target(write_target(path)?)
+}
+
+/// A target opened to append to (made if missing).
+fn open_target(target: Target) -> io::Result<File> {
+    match target {
         Target::Standard(fd) => standard(fd),
         Target::Stream(p) | Target::File(p) => OpenOptions::new().create(true).append(true).open(p),
     }

@@ -95,16 +95,35 @@ pub fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String>
     Ok(())
 }
 
-/// Refuses an output file that could not be written where it is named (a
-/// folder, or in a folder that does not exist): checked before the work,
-/// whose result would be lost when written at the end.
-pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(format!(
-            "{option} {} is a folder, not a file",
-            path.display()
-        ));
+/// Refuses outputs that would replace an input or each other; inputs may
+/// share a file (two engines with the same weights).
+pub fn spare_inputs(
+    outputs: &[(&str, Option<&Path>)],
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<(), String> {
+    distinct_outputs(outputs)?;
+    for &input in inputs.iter().filter(|(_, p)| p.is_some()) {
+        let mut files = outputs.to_vec();
+        files.push(input);
+        distinct_outputs(&files)?;
     }
+    Ok(())
+}
+
+/// [`writable_place`] for each output given.
+pub fn writable_places(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    for &(option, path) in outputs {
+        if let Some(path) = path {
+            writable_place(option, path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an output file that could not be written where it is named (a
+/// folder, a socket, in a folder that does not exist): checked before the
+/// work, whose result would be lost when written at the end.
+pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
     // What the writer would refuse, and where a link leads.
     let target = engine::files::output_target(path).map_err(|e| format!("{option}: {e}"))?;
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -10,16 +10,12 @@ use std::path::{Path, PathBuf};
 pub fn pdn_clock(files: &[PathBuf], csv: Option<&Path>, png: Option<&Path>) -> Result<()> {
     // Neither output may replace a record read, or the other output.
     let outputs = [("--csv", csv), ("--png", png)];
-    for file in std::iter::once(None).chain(files.iter().map(|f| Some(f.as_path()))) {
-        let mut named = outputs.to_vec();
-        named.push(("the records", file));
-        selfplay::output::distinct_outputs(&named).map_err(anyhow::Error::msg)?;
-    }
-    for (option, path) in outputs {
-        if let Some(path) = path {
-            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
-        }
-    }
+    let records: Vec<_> = files
+        .iter()
+        .map(|f| ("the records", Some(f.as_path())))
+        .collect();
+    selfplay::output::spare_inputs(&outputs, &records).map_err(anyhow::Error::msg)?;
+    selfplay::output::writable_places(&outputs).map_err(anyhow::Error::msg)?;
     let mut profile = TimeProfile::default();
     for file in files {
         let f =

@@ -136,17 +136,32 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
     // folder (made when the run starts) are checked now.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let folder = absolute(&dir);
-    let named = [
-        ("--pdn", Some(&outputs.pdn)),
-        ("--data", outputs.data.as_ref()),
-        ("--json", outputs.json.as_ref()),
-    ];
-    for (option, path) in named {
-        let Some(path) = path else { continue };
-        if absolute(path).parent() != Some(folder.as_path()) {
-            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
-        }
-    }
+    let outside = |p: &PathBuf| absolute(p).parent() != Some(folder.as_path());
+    selfplay::output::writable_places(&[
+        (
+            "--pdn",
+            Some(&outputs.pdn)
+                .filter(|p| outside(p))
+                .map(PathBuf::as_path),
+        ),
+        (
+            "--data",
+            outputs
+                .data
+                .as_ref()
+                .filter(|p| outside(p))
+                .map(PathBuf::as_path),
+        ),
+        (
+            "--json",
+            outputs
+                .json
+                .as_ref()
+                .filter(|p| outside(p))
+                .map(PathBuf::as_path),
+        ),
+    ])
+    .map_err(anyhow::Error::msg)?;
     let cc = ClusterConfig {
         dir,
         shards,

@@ -164,16 +164,12 @@ fn merge(m: &MergeArgs) -> Result<()> {
         eprintln!("merging without shard(s) {}", names.join(", "));
     }
     // Checked before anything is written: the summary comes last.
-    let named = [
+    selfplay::output::writable_places(&[
         ("--out-pdn", Some(m.out_pdn.as_path())),
         ("--out-data", m.out_data.as_deref()),
         ("--out-json", m.out_json.as_deref()),
-    ];
-    for (option, path) in named {
-        if let Some(path) = path {
-            selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
-        }
-    }
+    ])
+    .map_err(anyhow::Error::msg)?;
     let out = MergeOutputs {
         pdn: m.out_pdn.clone(),
         data: m.out_data.clone(),
@@ -370,7 +366,6 @@ fn outputs_spare_inputs(
         ("--data", a.data.as_deref()),
         ("--json", a.json.as_deref()),
     ];
-    selfplay::output::distinct_outputs(&outputs).map_err(anyhow::Error::msg)?;
     let weights: Vec<(String, &Path)> = engines
         .iter()
         .filter_map(|e| {
@@ -378,20 +373,14 @@ fn outputs_spare_inputs(
             Some((format!("engine {}'s weights=", e.name), Path::new(file)))
         })
         .collect();
-    let inputs = [
+    let inputs: Vec<(&str, Option<&Path>)> = [
         ("--openings", a.openings.as_deref()),
         ("--openings-pdn", a.openings_pdn.as_deref()),
     ]
     .into_iter()
-    .chain(weights.iter().map(|(o, p)| (o.as_str(), Some(*p))));
-    // Inputs may share a file (engines with the same weights); an output
-    // may not be any of them.
-    for input in inputs.filter(|(_, p)| p.is_some()) {
-        let mut files = outputs.to_vec();
-        files.push(input);
-        selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
-    }
-    Ok(())
+    .chain(weights.iter().map(|(o, p)| (o.as_str(), Some(*p))))
+    .collect();
+    selfplay::output::spare_inputs(&outputs, &inputs).map_err(anyhow::Error::msg)
 }
 
 /// Warns when the games played at once could ask for more threads than

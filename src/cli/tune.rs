@@ -275,10 +275,8 @@ fn check_files(args: &TuneArgs) -> Result<()> {
     ];
     files.extend(args.data.iter().map(|d| ("--data", Some(d.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
-    for (option, path) in [("--out", &args.out), ("--plot", &png)] {
-        selfplay::output::writable_place(option, path).map_err(anyhow::Error::msg)?;
-    }
-    Ok(())
+    selfplay::output::writable_places(&[("--out", Some(&args.out)), ("--plot", Some(&png))])
+        .map_err(anyhow::Error::msg)
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature
