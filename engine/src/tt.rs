@@ -45,8 +45,25 @@ const BUCKET: usize = 4;
 #[derive(Default)]
 struct Bucket([Entry; BUCKET]);
 
-/// The largest table this machine can hold: half its physical memory, in MiB.
+/// The largest table this process can hold: half the memory it may use
+/// ([`memory_bytes`]), in MiB.
 pub fn max_hash_mib() -> usize {
+    ((memory_bytes() / 2) >> 20).max(1) as usize
+}
+
+/// The memory this process may use, in bytes: the machine's physical
+/// memory, or less where a control group limits the process (a container's,
+/// or a Slurm job's `--mem`), so a table that fits the machine but not the
+/// job is refused instead of killed once touched.
+pub fn memory_bytes() -> u64 {
+    let physical = physical_memory().unwrap_or(128 << 30);
+    let limited = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|text| cgroup_limit(&text, std::path::Path::new("/sys/fs/cgroup")));
+    limited.map_or(physical, |l| l.min(physical)).max(1 << 20)
+}
+
+fn physical_memory() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: sysconf only reads system constants.
@@ -57,13 +74,54 @@ pub fn max_hash_mib() -> usize {
             )
         };
         if pages > 0 && size > 0 {
-            return ((pages as u64 * size as u64 / 2) >> 20).max(1) as usize;
+            return Some(pages as u64 * size as u64);
         }
     }
-    65536
+    None
 }
 
-/// A table size in MiB, checked: from 1 to half of this machine's memory
+/// The least memory limit of the control groups that `proc_cgroup` (the
+/// text of `/proc/self/cgroup`) names, and of their ancestors, read under
+/// `root`: `memory.max` in the unified hierarchy (version 2),
+/// `memory/.../memory.limit_in_bytes` in the memory controller's (version
+/// 1). `None` when no group sets a limit that can be read.
+fn cgroup_limit(proc_cgroup: &str, root: &std::path::Path) -> Option<u64> {
+    use std::path::Path;
+    let mut least: Option<u64> = None;
+    for line in proc_cgroup.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let (dir, file) = if controllers.is_empty() {
+            (root.to_path_buf(), "memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (root.join("memory"), "memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        // A group's limit binds every group below it; ".." never climbs
+        // out of the hierarchy.
+        if path.split('/').any(|part| part == "..") {
+            continue;
+        }
+        let mut at = Some(Path::new(path.trim_start_matches('/')));
+        while let Some(group) = at {
+            // "max" (no limit) and an unreadable file set none.
+            let limit = std::fs::read_to_string(dir.join(group).join(file))
+                .ok()
+                .and_then(|text| text.trim().parse::<u64>().ok());
+            if let Some(limit) = limit {
+                least = Some(least.map_or(limit, |l| l.min(limit)));
+            }
+            at = group.parent();
+        }
+    }
+    least
+}
+
+/// A table size in MiB, checked: from 1 to half of the memory this process may use
 /// ([`max_hash_mib`]). Every command, engine spec and protocol option sizes
 /// its table through this type, so each refuses a bad size alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,7 +148,7 @@ impl HashSize {
         let max = max_hash_mib();
         if mib == 0 || mib > max {
             return Err(format!(
-                "hash must be from 1 to {max} MiB (half of this machine's memory), got {mib}"
+                "hash must be from 1 to {max} MiB (half of the memory this process may use), got {mib}"
             ));
         }
         Ok(HashSize(mib))
@@ -358,6 +416,45 @@ impl Table {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    /// Writes `text` to `root/rel`, making its folders.
+    fn put(root: &std::path::Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_control_group_limits_the_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        // Version 2: the job's own group says "max", its parent 2 GiB.
+        put(root, "slurm/job_7/memory.max", "max\n");
+        put(root, "slurm/memory.max", "2147483648\n");
+        assert_eq!(cgroup_limit("0::/slurm/job_7\n", root), Some(2 << 30));
+        // Version 1 (beside an empty unified line): the least of the group
+        // and its ancestors, whichever is lower.
+        put(root, "memory/job/memory.limit_in_bytes", "1073741824\n");
+        put(
+            root,
+            "memory/memory.limit_in_bytes",
+            "9223372036854771712\n",
+        );
+        let v1 = "5:cpu,cpuacct:/job\n4:memory:/job\n0::/\n";
+        assert_eq!(cgroup_limit(v1, root), Some(1 << 30));
+        // No memory controller, no files, unreadable text, or a climb out:
+        // no limit.
+        assert_eq!(cgroup_limit("3:cpu:/job\n", root), None);
+        assert_eq!(cgroup_limit("0::/elsewhere\n", &root.join("none")), None);
+        put(root, "bad/memory.max", "lots\n");
+        assert_eq!(cgroup_limit("0::/bad\n", root), None);
+        assert_eq!(cgroup_limit("0::/slurm/../../etc\n", root), None);
+        assert_eq!(cgroup_limit("not a cgroup line", root), None);
+        // The machine's own figure is never above its physical memory.
+        let physical = physical_memory().unwrap();
+        assert!(memory_bytes() <= physical);
+        assert_eq!(max_hash_mib() as u64, (memory_bytes() / 2) >> 20);
+    }
 
     #[test]
     fn a_table_beyond_the_memory_is_an_error() {

@@ -159,6 +159,22 @@ impl GameClock {
         Ok(())
     }
 
+    /// Charges the time of a move not made (the engine failed, or answered
+    /// an illegal move), which forfeits the game: the time counts as used
+    /// and the clock stands, with no increment and no move of the period
+    /// counted, as a record read back by `--resume` counts it. Beyond the
+    /// time left plus `margin` it loses on time instead.
+    pub fn charge_unmade(&mut self, took: Duration, margin: Duration) -> Result<(), Flagged> {
+        self.used += took;
+        if took > self.allowance(margin) {
+            return Err(Flagged {
+                took,
+                left: self.left,
+            });
+        }
+        Ok(())
+    }
+
     /// A move that took `took` and did not lose on time: the time is taken
     /// off (not below zero: an overrun within the margin stops the clock at
     /// zero), the increment added, and at the end of a period the base

@@ -260,27 +260,40 @@ pub fn play_timed<G: Game>(
         let began = Instant::now();
         let chosen = player.choose(&play.record);
         let took = began.elapsed();
+        // The move, or why the side forfeits.
+        let made = chosen.and_then(|choice| {
+            let mut legal = engine::MoveList::new();
+            play.record.current().generate(&mut legal);
+            if legal.contains(&choice.mv) {
+                Ok(choice)
+            } else {
+                Err(Forfeit::IllegalMove(format!("{:?}", choice.mv)))
+            }
+        });
         if let Some(c) = play.clocks[slot].as_mut() {
-            let charged = match &chosen {
+            let charged = match &made {
                 // An engine the harness stopped waiting for has run out of time.
                 Err(Forfeit::Timeout) => {
                     took.max(c.allowance(timing.margin) + Duration::from_nanos(1))
                 }
                 _ => took,
             };
-            if let Err(f) = c.charge(charged, timing.margin) {
+            // A move not made (the engine failed, or broke the rules) earns
+            // no increment and is not a move of the period; out of time,
+            // the side lost on time first.
+            let charge = if made.is_ok() {
+                c.charge(charged, timing.margin)
+            } else {
+                c.charge_unmade(charged, timing.margin)
+            };
+            if let Err(f) = charge {
                 return play.flag(side, f.took, f.left);
             }
         }
-        let choice = match chosen {
+        let choice = match made {
             Ok(c) => c,
             Err(f) => return play.forfeit(side, &f),
         };
-        let mut legal = engine::MoveList::new();
-        play.record.current().generate(&mut legal);
-        if !legal.contains(&choice.mv) {
-            return play.forfeit(side, &Forfeit::IllegalMove(format!("{:?}", choice.mv)));
-        }
         play.scores.push(choice.score);
         play.notes.push(MoveNote {
             score: choice.score,

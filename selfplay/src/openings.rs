@@ -28,8 +28,8 @@ pub fn parse_book<G: Game>(text: &str) -> Result<Vec<G>, String> {
 
 /// Openings from game records: the position after the first `plies` plies
 /// of each game (its `[FEN]` start or the initial position), in file order.
-/// Games that are shorter are skipped and counted; a record that does not
-/// read or replay is an error naming its game.
+/// Games that are shorter, or over at that ply, are skipped and counted; a
+/// record that does not read or replay is an error naming its game.
 pub fn book_from_pdn<G: Game, R: std::io::BufRead>(
     input: R,
     plies: usize,
@@ -42,11 +42,19 @@ pub fn book_from_pdn<G: Game, R: std::io::BufRead>(
             short += 1;
             continue;
         }
-        prefix.moves.truncate(plies);
         // Only the opening is replayed: the result of the whole game is not
-        // judged against a cut record.
-        prefix.result = crate::pdn::PdnResult::Unknown;
+        // judged against a cut record (a whole one keeps it).
+        if prefix.moves.len() > plies {
+            prefix.moves.truncate(plies);
+            prefix.result = crate::pdn::PdnResult::Unknown;
+        }
         let r = crate::pdn::replay::<G>(&prefix).map_err(|e| format!("game {}: {e}", i + 1))?;
+        // A game over at that ply (no move left, or a threefold
+        // repetition) opens nothing.
+        if r.outcome.is_some() {
+            short += 1;
+            continue;
+        }
         book.push(r.end);
     }
     Ok((book, short))

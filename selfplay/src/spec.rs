@@ -118,23 +118,47 @@ fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
 /// tournament holds one table per engine and colour in every game it plays at once.
 const SPEC_HASH: HashSize = HashSize::fixed(16);
 
-/// An engine description with `--each`'s items put before it (the
-/// engine's own items, read later, win): `each` may not name the engine.
+/// An engine description with `--each`'s items put before it: `each` may
+/// not name the engine, and the engine's own items win. An item the engine
+/// gives itself is left out of `each`, and so are `kind=` and `cmd=` when
+/// the engine gives either (they are one choice: what plays).
 pub fn with_each(each: Option<&str>, engine: &str) -> Result<String, String> {
     let Some(each) = each.map(str::trim).filter(|e| !e.is_empty()) else {
         return Ok(engine.to_string());
     };
-    let names_engine = each.split(',').any(|item| {
-        item.split_once('=')
-            .is_some_and(|(k, _)| k.trim() == "name")
-    });
-    if names_engine {
+    let items = split_items(each).map_err(|_| {
+        format!(
+            "'{}': expected key=value items separated by commas",
+            engine::files::quoted(each, 60)
+        )
+    })?;
+    if items.iter().any(|(k, _)| k == "name") {
         return Err(format!(
             "{}: name= belongs to each --engine",
             engine::files::quoted(each, 60)
         ));
     }
-    Ok(format!("{each},{engine}"))
+    // A description that does not read is left to its own refusal.
+    let own: Vec<String> = split_items(engine)
+        .map(|items| items.into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default();
+    let what_plays = |k: &str| k == "kind" || k == "cmd";
+    let chooses = own.iter().any(|k| what_plays(k));
+    let kept: Vec<String> = items
+        .into_iter()
+        .filter(|(k, _)| !(own.contains(k) || (chooses && what_plays(k))))
+        .map(|(k, v)| {
+            if v.contains(',') {
+                format!("{k}=\"{v}\"")
+            } else {
+                format!("{k}={v}")
+            }
+        })
+        .collect();
+    if kept.is_empty() {
+        return Ok(engine.to_string());
+    }
+    Ok(format!("{},{engine}", kept.join(",")))
 }
 
 impl EngineSpec {
@@ -207,7 +231,7 @@ impl EngineSpec {
                         SpecError::BadValue(
                             k.clone(),
                             v.clone(),
-                            "not a whole number of MiB from 1 to half of this machine's memory"
+                            "not a whole number of MiB from 1 to half of the memory this process may use"
                                 .into(),
                         )
                     })?;

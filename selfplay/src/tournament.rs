@@ -173,6 +173,9 @@ pub struct Summary {
     pub sprt: Option<SprtSummary>,
     /// Joint ratings of a tournament of three or more engines.
     pub ratings: Option<RatingsSummary>,
+    /// Why a tournament of three or more engines has no joint ratings (yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings_missing: Option<String>,
     /// The harness limits.
     pub adjudication: Adjudication,
     /// The run (and shard) these results belong to.
@@ -386,14 +389,15 @@ impl<'a> Tally<'a> {
     }
 
     /// Joint ratings of three or more engines, once every engine has met
-    /// the others (directly or not).
-    fn ratings(&self) -> Option<RatingsSummary> {
+    /// the others (directly or not); `Ok(None)` for two engines, and why
+    /// there are none for more.
+    fn ratings(&self) -> Result<Option<RatingsSummary>, String> {
         let names: Vec<String> = self.cfg.engines.iter().map(|e| e.name.clone()).collect();
         if names.len() < 3 {
-            return None;
+            return Ok(None);
         }
         let (anchor, anchor_elo) = match &self.cfg.anchor {
-            Some(text) => parse_anchor(text, &names).ok()?,
+            Some(text) => parse_anchor(text, &names)?,
             None => (0, 0.0),
         };
         let results: Vec<PairResult> = self
@@ -407,11 +411,12 @@ impl<'a> Tally<'a> {
                 losses: p.tri.losses,
             })
             .collect();
-        let r = joint_ratings(names.len(), &results, anchor, anchor_elo).ok()?;
+        let r =
+            joint_ratings(names.len(), &results, anchor, anchor_elo).map_err(|e| e.to_string())?;
         let games: Vec<u64> = self.per_engine.iter().map(Trinomial::games).collect();
         let mut order: Vec<usize> = (0..names.len()).collect();
         order.sort_by(|&x, &y| r.elo[y].total_cmp(&r.elo[x]));
-        Some(RatingsSummary {
+        Ok(Some(RatingsSummary {
             anchor: names[anchor].clone(),
             anchor_elo,
             prior_draws: r.prior_draws,
@@ -425,7 +430,7 @@ impl<'a> Tally<'a> {
                 })
                 .collect(),
             text: ladder(&r, &names, &games),
-        })
+        }))
     }
 
     /// The summary of the games counted so far.
@@ -477,13 +482,18 @@ impl<'a> Tally<'a> {
                 SprtStatus::Continue => "continue".into(),
             },
         });
+        let (ratings, ratings_missing) = match self.ratings() {
+            Ok(r) => (r, None),
+            Err(e) => (None, Some(e)),
+        };
         Summary {
             games: self.done,
             resumed: self.resumed,
             engines,
             pairings,
             sprt,
-            ratings: self.ratings(),
+            ratings,
+            ratings_missing,
             adjudication: self.cfg.adjudication,
             run,
         }
@@ -522,6 +532,9 @@ pub fn table(s: &Summary) -> String {
     }
     if let Some(r) = &s.ratings {
         out.push_str(&r.text);
+    }
+    if let Some(why) = &s.ratings_missing {
+        out.push_str(&format!("no joint ratings: {why}\n"));
     }
     for e in &s.engines {
         if let Some(c) = &e.clock {
@@ -686,7 +699,7 @@ where
     let run = RunInfo::of::<G>(cfg)?;
     let all = schedule(cfg);
     let slots = part(&all, cfg.shard)?;
-    check_hash_total(cfg, cfg.concurrency.max(1).min(slots.len().max(1)))?;
+    check_hash_total(cfg, games_at_once(cfg))?;
     let mut tally = Tally::new(cfg, &all);
     let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
@@ -1041,6 +1054,14 @@ fn finish(
     Ok(summary)
 }
 
+/// The most games the run (or its shard) plays at once: `--concurrency`,
+/// or fewer when fewer are scheduled.
+pub fn games_at_once(cfg: &Config) -> usize {
+    let all = schedule(cfg);
+    let scheduled = part(&all, cfg.shard).map_or(all.len(), <[Slot]>::len);
+    cfg.concurrency.max(1).min(scheduled.max(1))
+}
+
 /// Refuses a run whose hash tables could not all be held: each of the
 /// `workers` games played at once keeps a table for every engine and colour
 /// it has played (its players, and the programs it started, are kept from
@@ -1060,7 +1081,7 @@ pub fn check_hash_total(cfg: &Config, workers: usize) -> Result<(), String> {
     let memory = 2 * engine::tt::max_hash_mib();
     if total > memory {
         return Err(format!(
-            "the hash tables would take {total} MiB (hash= of each engine, for both colours, in each of {workers} games at once), more than this machine's {memory} MiB: lower hash= or --concurrency"
+            "the hash tables would take {total} MiB (hash= of each engine, for both colours, in each of {workers} games at once), more than the {memory} MiB this process may use: lower hash= or --concurrency"
         ));
     }
     Ok(())

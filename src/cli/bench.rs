@@ -22,7 +22,7 @@ pub struct BenchArgs {
     /// Depth of every search (default: 12 for Bushka, 13 for Bashnya).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
-    /// Transposition table size in MiB (1 to half of this machine's memory).
+    /// Transposition table size in MiB (1 to half of the memory this process may use).
     #[arg(long, default_value = "64")]
     hash: HashSize,
     #[command(flatten)]

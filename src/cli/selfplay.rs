@@ -38,9 +38,9 @@ pub struct SelfplayArgs {
     /// Openings from game records: each game's position after --opening-plies plies (instead of --openings).
     #[arg(long, conflicts_with = "openings")]
     pub openings_pdn: Option<PathBuf>,
-    /// Plies of each game of --openings-pdn played before the opening position.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=1000))]
-    pub opening_plies: u64,
+    /// Plies of each game of --openings-pdn played before the opening position [default: 8].
+    #[arg(long, requires = "openings_pdn", value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub opening_plies: Option<u64>,
     /// Options for every engine, KEY=VAL,... as in --engine (an engine's own options win).
     #[arg(long)]
     pub each: Option<String>,
@@ -208,8 +208,20 @@ pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
         selfplay::output::writable_place("--json", json).map_err(anyhow::Error::msg)?;
     }
     if a.engines.is_empty() {
+        // What the engines play at: depth 4 unless --each says otherwise.
+        let e = &cfg.engines[0];
+        let how = [
+            e.depth.map(|d| format!("depth {d}")),
+            e.nodes.map(|n| format!("{n} nodes")),
+            e.movetime.map(|m| format!("{m} ms a move")),
+            e.tc.map(|tc| format!("clock {tc}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
         outln!(
-            "default match: our engine against the material-only baseline, depth 4, {} games",
+            "default match: our engine against the material-only baseline ({how}), {} games",
             cfg.games.div_ceil(2) * 2
         );
     }
@@ -253,22 +265,26 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         }
     }
     let default_match = a.engines.is_empty();
-    let engines: Vec<EngineSpec> = if default_match {
-        vec![
-            EngineSpec::parse("name=bushka,kind=search,depth=4").expect("built-in spec"),
-            EngineSpec::parse("name=material,kind=material,depth=4").expect("built-in spec"),
-        ]
+    // The default match's engines take --each like any others.
+    let texts: Vec<&str> = if default_match {
+        vec!["name=bushka,kind=search", "name=material,kind=material"]
     } else {
-        a.engines
-            .iter()
-            .map(|t| {
-                let text = selfplay::spec::with_each(a.each.as_deref(), t)
-                    .map_err(|e| anyhow!("--each {e}"))?;
-                EngineSpec::parse(&text)
-                    .map_err(|e| anyhow!("--engine {}: {e}", engine::files::quoted(t, 60)))
-            })
-            .collect::<Result<_>>()?
+        a.engines.iter().map(String::as_str).collect()
     };
+    let engines: Vec<EngineSpec> = texts
+        .iter()
+        .map(|t| {
+            let text = selfplay::spec::with_each(a.each.as_deref(), t)
+                .map_err(|e| anyhow!("--each {e}"))?;
+            EngineSpec::parse(&text).map_err(|e| {
+                if a.each.is_some() {
+                    anyhow!("--engine {} with --each: {e}", engine::files::quoted(t, 60))
+                } else {
+                    anyhow!("--engine {}: {e}", engine::files::quoted(t, 60))
+                }
+            })
+        })
+        .collect::<Result<_>>()?;
     if engines.len() < 2 {
         bail!("--engine given once: a tournament needs at least two engines");
     }
@@ -287,7 +303,9 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
     let book = match (&a.openings, &a.openings_pdn) {
         (Some(p), _) => std::fs::read_to_string(p)
             .with_context(|| format!("cannot read --openings {}", p.display()))?,
-        (None, Some(p)) => with_game!(a.game, G => pdn_book::<G>(p, a.opening_plies as usize))?,
+        (None, Some(p)) => {
+            with_game!(a.game, G => pdn_book::<G>(p, a.opening_plies.unwrap_or(8) as usize))?
+        }
         (None, None) => with_game!(a.game, G => G::OPENING_BOOK).to_string(),
     };
     let openings: Vec<String> = book
@@ -387,11 +405,11 @@ fn outputs_spare_inputs(
 /// the machine has cores (timed games then lose time to each other).
 fn warn_oversubscribed(cfg: &Config, cores: usize) {
     let threads = cfg.engines.iter().map(|e| e.threads).max().unwrap_or(1);
-    if threads * cfg.concurrency > cores {
+    let at_once = selfplay::tournament::games_at_once(cfg);
+    if threads * at_once > cores {
         eprintln!(
-            "warning: {} games at once with up to {threads} search threads each need {} cores; this machine has {cores}",
-            cfg.concurrency,
-            threads * cfg.concurrency
+            "warning: {at_once} games at once with up to {threads} search threads each need {} cores; this machine has {cores}",
+            threads * at_once
         );
     }
 }

@@ -122,7 +122,9 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
     ]);
     assert!(ok, "{err}");
     assert!(
-        err.contains("warning: 1000 games at once with up to 3 search threads each"),
+        // --concurrency 1000, but only the schedule's six games can be
+        // played at once.
+        err.contains("warning: 6 games at once with up to 3 search threads each need 18 cores"),
         "{err}"
     );
     assert!(out.contains("joint ratings (anchor two = 1000"), "{out}");
@@ -174,6 +176,11 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
         (
             vec!["--openings-pdn", "/nonexistent.pdn"],
             "cannot read --openings-pdn /nonexistent.pdn: No such file",
+        ),
+        // Plies of records not given: refused, not ignored.
+        (
+            vec!["--opening-plies", "4"],
+            "required arguments were not provided: --openings-pdn",
         ),
     ] {
         let mut args = vec![

@@ -185,7 +185,31 @@ fn games_written(pdn: &Path) -> usize {
 fn the_default_match_needs_nothing_prepared() {
     let out = run_ok(&["selfplay", "--games", "4", "--quiet"]);
     assert!(out.contains("default match"), "{out}");
-    assert!(out.contains("4 games"), "{out}");
+    assert!(out.contains("(depth 4), 4 games"), "{out}");
+    // --each applies to the default match's engines too.
+    let dir = temp_dir("default-each");
+    let json = dir.join("each.json");
+    let out = run_ok(&[
+        "selfplay",
+        "--each",
+        "depth=1,hash=2",
+        "--games",
+        "2",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.contains("(depth 1), 2 games"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for e in v["engines"].as_array().unwrap() {
+        let spec = e["spec"].as_str().unwrap();
+        assert!(
+            spec.contains(",depth=1,") && spec.ends_with(",hash=2"),
+            "{spec}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn script(dir: &Path, name: &str, body: &str) -> String {
@@ -325,6 +349,61 @@ fn misbehaving_engine_forfeits(
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(text.matches(reason).count(), 4, "{name}: {text}");
     std::fs::read_to_string(&starts).unwrap().lines().count()
+}
+
+/// A move not made (here an illegal answer, given at once) forfeits the
+/// game but earns no increment: the side's clock stands at its base in the
+/// record, and the summary's time given is the same whether counted as the
+/// games are played or read back from the records by `--resume`.
+#[test]
+fn a_forfeited_move_earns_no_increment() {
+    let dir = temp_dir("unmade");
+    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) echo 'done move=zz9';; quit) exit 0;; esac; done\n";
+    let path = script(&dir, "bad", body);
+    let pdn = dir.join("bad.pdn");
+    let json = dir.join("bad.json");
+    let spec = format!("name=bad,cmd={path},tc=10+1");
+    let args = [
+        "selfplay",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=rnd,kind=random,tc=10+1",
+        "--games",
+        "2",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let given = |j: &Path| -> (f64, f64) {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(j).unwrap()).unwrap();
+        let c = &v["engines"][0]["clock"];
+        (c["allotted"].as_f64().unwrap(), c["used"].as_f64().unwrap())
+    };
+    run_ok(&args);
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(text.matches("illegal move zz9").count(), 2, "{text}");
+    for game in text.split("[Event").skip(1) {
+        let side = if game.contains("[White \"bad\"]") {
+            "White"
+        } else {
+            "Black"
+        };
+        let tag = format!("[{side}Clock \"10.000\"]");
+        assert!(game.contains(&tag), "{game}");
+    }
+    let (allotted, used) = given(&json);
+    assert_eq!(allotted, 20.0);
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    run_ok(&resumed);
+    let (again, used_again) = given(&json);
+    assert_eq!(again, allotted);
+    assert!((used_again - used).abs() < 0.002, "{used_again} vs {used}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A run given `--data` without `--pdn` keeps its records in DATA.pdn, so

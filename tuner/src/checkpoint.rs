@@ -27,6 +27,13 @@ const MAGIC: &[u8] = b"bushka tune checkpoint 1\n";
 /// The longest key section read (a guard against a file that is not one).
 const MAX_KEY_BYTES: usize = 64 * 1024;
 
+/// The longest checkpoint read: four arrays of 8-byte numbers for the most
+/// parameters a weights file can carry (4 bytes each, up to
+/// [`engine::eval::MAX_WEIGHTS_FILE`]), with room for the key and the loss
+/// curve. A longer file (a data file named by mistake, `/dev/zero`) is
+/// refused instead of filling the memory.
+pub const MAX_CHECKPOINT: u64 = 9 * engine::eval::MAX_WEIGHTS_FILE;
+
 /// What identifies a fit: named values that a resumed fit must match.
 pub type Key = Vec<(String, String)>;
 
@@ -192,7 +199,12 @@ impl Checkpoint {
 
     /// Reads a checkpoint; `None` when there is no file.
     pub fn read(path: &Path) -> Result<Option<Checkpoint>, TuneError> {
-        let bytes = match std::fs::read(path) {
+        Checkpoint::read_within(path, MAX_CHECKPOINT)
+    }
+
+    /// [`Checkpoint::read`], refusing a file longer than `max` bytes.
+    fn read_within(path: &Path, max: u64) -> Result<Option<Checkpoint>, TuneError> {
+        let bytes = match engine::files::read_capped(path, max) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => {
@@ -346,5 +358,27 @@ mod tests {
         key[0].1 = "1.0".into();
         let e = c.check_key(&key, path).unwrap_err().to_string();
         assert!(e.contains("it has no batch"), "{e}");
+    }
+
+    /// A file past the bound is refused after one byte more than it is
+    /// read; the bound itself is a constant of the reader.
+    #[test]
+    fn a_checkpoint_past_the_bound_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.checkpoint");
+        let bytes = sample().to_bytes();
+        std::fs::write(&path, &bytes).unwrap();
+        let n = bytes.len() as u64;
+        assert!(Checkpoint::read_within(&path, n).unwrap().is_some());
+        let e = Checkpoint::read_within(&path, n - 1)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with(&format!("t.checkpoint: longer than {} bytes", n - 1)),
+            "{e}"
+        );
+        assert!(Checkpoint::read(&dir.path().join("none"))
+            .unwrap()
+            .is_none());
     }
 }

@@ -329,9 +329,91 @@ fn option_texts_read_or_are_refused_in_one_line() {
         "tc=8+0.1,name=a"
     );
     assert_eq!(with_each(None, "name=a").unwrap(), "name=a");
+    // The engine's own items win: what it gives itself is left out of
+    // --each, and kind= and cmd= are one choice.
+    assert_eq!(
+        with_each(Some("depth=3,tc=8"), "name=a,depth=5").unwrap(),
+        "tc=8,name=a,depth=5"
+    );
+    assert_eq!(
+        with_each(Some("kind=material,hash=8"), "name=x,cmd=prog").unwrap(),
+        "hash=8,name=x,cmd=prog"
+    );
+    assert_eq!(
+        with_each(Some("cmd=prog"), "name=x,kind=random").unwrap(),
+        "name=x,kind=random"
+    );
+    // A quoted value may hold a comma, or "name=", and keeps its quotes.
+    assert_eq!(
+        with_each(Some("weights=\"a,name=b\""), "name=a").unwrap(),
+        "weights=\"a,name=b\",name=a"
+    );
+    let e = with_each(Some("depth"), "name=a").unwrap_err();
+    assert!(e.contains("expected key=value"), "{e}");
     let e = with_each(Some("name=\nx"), "name=a").unwrap_err();
     assert!(
         e.contains("name= belongs to each --engine") && !e.contains('\n'),
         "{e}"
     );
+}
+
+/// Openings from records: the position after N plies of each game; a game
+/// shorter than that, or over at that ply (no move left), is skipped and
+/// counted.
+#[test]
+fn openings_from_records_skip_games_over_by_then() {
+    use selfplay::openings::book_from_pdn;
+    use selfplay::pdn::GameRecord;
+    // White's one capture takes Black's only man: over after one ply.
+    let mut over = GameRecord::new(engine::GameKind::Bashnya);
+    over.fen = Some("W:c3=w,d4=b".into());
+    over.moves = vec!["c3:e5".into()];
+    over.result = PdnResult::WhiteWins;
+    let text = over.to_pdn();
+    let read = |plies| {
+        book_from_pdn::<bashnya::Position, _>(text.as_bytes(), plies)
+            .unwrap_or_else(|e| panic!("{e}: {text}"))
+    };
+    let (book, skipped) = read(0);
+    assert_eq!((book.len(), skipped), (1, 0));
+    assert_eq!(
+        book[0].to_text(),
+        bashnya::Position::parse_position("W:c3=w,d4=b")
+            .unwrap()
+            .to_text()
+    );
+    let (book, skipped) = read(1);
+    assert_eq!((book.len(), skipped), (0, 1));
+    let (book, skipped) = read(2);
+    assert_eq!((book.len(), skipped), (0, 1));
+}
+
+/// Engines that have not all met get no joint ratings, and the summary says
+/// why: here the first of three shards of a round robin of three, which
+/// holds one pairing.
+#[test]
+fn without_joint_ratings_the_summary_says_why() {
+    let engines = [
+        "name=a,kind=random",
+        "name=b,kind=random",
+        "name=c,kind=random",
+    ];
+    let opening = vec![bushka::Position::start().to_text()];
+    let mut cfg = config(&engines, 2, opening);
+    cfg.adjudication.max_plies = 10;
+    cfg.shard = Some(selfplay::shard::Shard::new(1, 3).unwrap());
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert_eq!(s.games, 2);
+    assert!(s.ratings.is_none());
+    let why = "the engines do not all meet each other, directly or through others";
+    assert_eq!(s.ratings_missing.as_deref(), Some(why));
+    let table = selfplay::tournament::table(&s);
+    assert!(
+        table.contains(&format!("no joint ratings: {why}\n")),
+        "{table}"
+    );
+    // The whole round robin has them.
+    cfg.shard = None;
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert!(s.ratings.is_some() && s.ratings_missing.is_none());
 }
