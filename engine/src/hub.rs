@@ -198,8 +198,15 @@ impl<G: EvalSource> Session<G> {
         Ok(())
     }
 
+    /// The position occurs for the third time: the game is over, drawn
+    /// (docs/rules.md 1.6).
+    fn repeated(&self) -> bool {
+        let key = <G as Game>::hash(&self.position);
+        self.history.iter().filter(|&&h| h == key).count() >= 2
+    }
+
     /// Starts a search on a worker thread; it prints `info` lines and `done`.
-    fn go(&mut self, out: Output) -> JoinHandle<()> {
+    fn go(&mut self, out: Output) -> std::io::Result<JoinHandle<()>> {
         let engine = Arc::clone(&self.engine);
         let eval = Arc::clone(&self.eval);
         let pos = self.position;
@@ -235,7 +242,6 @@ impl<G: EvalSource> Session<G> {
                 };
                 send(&out, &line);
             })
-            .expect("cannot start the search thread")
     }
 }
 
@@ -318,12 +324,11 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// A hub writing to `out`, playing Bushka until told otherwise.
-    pub fn new(out: Output) -> Hub {
-        Hub {
-            session: AnySession::Bushka(
-                Session::new(HashSize::DEFAULT, 1).unwrap_or_else(|e| panic!("{e}")),
-            ),
+    /// A hub writing to `out`, playing Bushka until told otherwise; `Err`
+    /// when its table cannot be had.
+    pub fn new(out: Output) -> Result<Hub, String> {
+        Ok(Hub {
+            session: AnySession::Bushka(Session::new(HashSize::DEFAULT, 1)?),
             out,
             search: None,
             search_unbounded: false,
@@ -332,7 +337,7 @@ impl Hub {
             weights: "default".into(),
             eval: crate::eval::EvalKind::Auto,
             tb: "none".into(),
-        }
+        })
     }
 
     fn say(&self, line: &str) {
@@ -340,11 +345,7 @@ impl Hub {
     }
 
     fn error(&self, message: &str) {
-        // Whatever the message quotes stays one short protocol line.
-        self.say(&format!(
-            "error message={}",
-            quote(&crate::files::quoted(message, 300))
-        ));
+        self.say(&error_line(message));
     }
 
     fn searching(&self) -> bool {
@@ -379,6 +380,15 @@ impl Hub {
                 .and_then(|(_, v)| v.clone())
         };
         let flag = |k: &str| args.iter().any(|(key, v)| key == k && v.is_none());
+        // A misspelt or repeated argument is refused, not ignored (the
+        // engine would act on something the GUI did not mean); `quit`,
+        // `ping` and `stop` act whatever follows them.
+        if let Err(e) = check_args(&cmd, &args) {
+            if !matches!(cmd.as_str(), "quit" | "ping" | "stop") {
+                self.error(&e);
+                return true;
+            }
+        }
         if !matches!(cmd.as_str(), "quit" | "ping" | "stop") && !self.search_unbounded {
             // A search with a limit ends by itself: commands wait for its `done`.
             if let Some(h) = self.search.take() {
@@ -403,6 +413,9 @@ impl Hub {
                 self.stop_search();
                 self.new_game();
             }
+            "pos" if flag("start") && get("pos").is_some() => {
+                self.error("pos: give one of 'start' and 'pos='");
+            }
             "pos" => {
                 let text = if flag("start") {
                     Some("start".to_string())
@@ -420,14 +433,20 @@ impl Hub {
                 Err(e) => self.error(&e),
             },
             "go" => {
-                if !flag("think") && !args.is_empty() {
-                    self.error("expected 'go think'");
+                self.stop_search();
+                if on_session!(&self.session, s => s.repeated()) {
+                    // Over, drawn: no move, as when the side to move has none.
+                    self.say("done");
                 } else {
-                    self.stop_search();
                     let out = Arc::clone(&self.out);
-                    self.search_unbounded =
-                        on_session!(&self.session, s => s.limits == Limits::default());
-                    self.search = Some(on_session!(&mut self.session, s => s.go(out)));
+                    let unbounded = on_session!(&self.session, s => s.limits == Limits::default());
+                    match on_session!(&mut self.session, s => s.go(out)) {
+                        Ok(h) => {
+                            self.search_unbounded = unbounded;
+                            self.search = Some(h);
+                        }
+                        Err(e) => self.error(&format!("cannot start the search: {e}")),
+                    }
                 }
             }
             "set-param" => match (get("name"), get("value")) {
@@ -595,6 +614,53 @@ fn seconds(value: &str, what: &str) -> Result<Duration, String> {
 }
 
 /// `level depth=D | nodes=N | move-time=S | time=S inc=S moves-to-go=M` (times in seconds).
+/// Refuses an argument that `cmd` does not take, a bare word where it
+/// takes a value (or the reverse), and an argument given twice. Unknown
+/// commands are left to their own error.
+fn check_args(cmd: &str, args: &[(String, Option<String>)]) -> Result<(), String> {
+    // Each argument, and whether it takes a value.
+    let takes: &[(&str, bool)] = match cmd {
+        "pos" => &[("start", false), ("pos", true), ("moves", true)],
+        "go" => &[("think", false)],
+        "set-param" => &[("name", true), ("value", true)],
+        "level" => &[
+            ("depth", true),
+            ("nodes", true),
+            ("move-time", true),
+            ("time", true),
+            ("inc", true),
+            ("moves-to-go", true),
+            ("infinite", false),
+        ],
+        "hub" | "init" | "new-game" | "ping" | "stop" | "quit" => &[],
+        _ => return Ok(()),
+    };
+    for (i, (k, v)) in args.iter().enumerate() {
+        let key = crate::files::quoted(k, 40);
+        match takes.iter().find(|(name, _)| name == k) {
+            None if takes.is_empty() => {
+                return Err(format!("{cmd} takes no arguments, got '{key}'"))
+            }
+            None => {
+                let names: Vec<&str> = takes.iter().map(|(name, _)| *name).collect();
+                return Err(format!(
+                    "{cmd}: unknown argument '{key}' (expected {})",
+                    names.join(", ")
+                ));
+            }
+            Some((_, true)) if v.is_none() => return Err(format!("{cmd}: '{key}' needs a value")),
+            Some((_, false)) if v.is_some() => {
+                return Err(format!("{cmd}: '{key}' takes no value"))
+            }
+            _ => {}
+        }
+        if args[..i].iter().any(|(earlier, _)| earlier == k) {
+            return Err(format!("{cmd}: '{key}' given twice"));
+        }
+    }
+    Ok(())
+}
+
 fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut clock: Option<Clock> = None;
@@ -703,11 +769,21 @@ pub fn next_line(input: &mut impl BufRead) -> std::io::Result<Option<String>> {
 /// Lines the reader refused, the first of them as shown.
 struct Dropped(String);
 
+/// The protocol's `error` line: whatever the message quotes stays one
+/// short line.
+fn error_line(message: &str) -> String {
+    format!(
+        "error message={}",
+        quote(&crate::files::quoted(message, 300))
+    )
+}
+
 /// Runs the protocol until `quit` or the end of the input. At the end of
 /// the input the commands still waiting are handled in turn, a search
 /// without a limit is stopped and one with a limit finishes and prints its
-/// move.
-pub fn run(input: impl BufRead + Send + 'static, out: Output) {
+/// move. `Err` (after an `error` line) when the engine cannot start: its
+/// default table or its input thread cannot be had.
+pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), String> {
     // Lines read and not yet carried out, in bytes (see MAX_PENDING).
     let pending = Arc::new(AtomicUsize::new(0));
     // Lines refused since the last report of them.
@@ -757,10 +833,17 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                 }
             }
         });
-    let mut hub = Hub::new(out);
+    let mut hub = match Hub::new(Arc::clone(&out)) {
+        Ok(hub) => hub,
+        Err(e) => {
+            send(&out, &error_line(&e));
+            return Err(e);
+        }
+    };
     if let Err(e) = reader {
-        hub.error(&format!("cannot start the input thread: {e}"));
-        return;
+        let e = format!("cannot start the input thread: {e}");
+        hub.error(&e);
+        return Err(e);
     }
     // Commands that came while a search with a limit ran, in order.
     let mut waiting: VecDeque<String> = VecDeque::new();
@@ -787,7 +870,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
             }
             pending.fetch_sub(line.len() + LINE_COST, Relaxed);
             if !hub.handle(&line) {
-                return;
+                return Ok(());
             }
         }
         let next = if waiting.is_empty() {
@@ -806,7 +889,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                 match command.as_deref() {
                     Some("quit") => {
                         hub.handle(&line);
-                        return;
+                        return Ok(());
                     }
                     // `stop` ends the running search at once; sent after a
                     // `go` that waits, it ends that go's search too.
@@ -835,7 +918,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
                     }
                     _ => {
                         if !hub.handle(&line) {
-                            return;
+                            return Ok(());
                         }
                     }
                 }
@@ -853,7 +936,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
     }
     for line in waiting {
         if !hub.handle(&line) {
-            return;
+            return Ok(());
         }
     }
     if hub.search_unbounded {
@@ -861,6 +944,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) {
     } else if let Some(h) = hub.search.take() {
         let _ = h.join();
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -873,7 +957,7 @@ mod tests {
         text.extend(std::iter::repeat_n(b'x', MAX_LINE as usize + 10));
         text.extend(b"\n\xff\xfe\nping\n");
         let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
-        run(std::io::Cursor::new(text), buf.clone());
+        run(std::io::Cursor::new(text), buf.clone()).unwrap();
         let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
@@ -904,7 +988,7 @@ mod tests {
         }
         text.push_str("stop\n");
         let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
-        run(std::io::Cursor::new(text.into_bytes()), buf.clone());
+        run(std::io::Cursor::new(text.into_bytes()), buf.clone()).unwrap();
         let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = out.lines().collect();
         // Reports of dropped lines give their number.

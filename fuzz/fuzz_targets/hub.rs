@@ -139,7 +139,7 @@ fuzz_target!(|data: &[u8]| {
         let (hub, sink) = cell.get_or_insert_with(|| {
             let sink: Sink = Arc::new(Mutex::new(Vec::new()));
             let out: Output = sink.clone();
-            (Hub::new(out), sink)
+            (Hub::new(out).expect("the hub's default table"), sink)
         });
         for line in RESET {
             assert!(hub.handle(line));

@@ -262,8 +262,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Hub => {
             let out: engine::hub::Output =
                 std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            engine::hub::run(std::io::BufReader::new(std::io::stdin()), out);
-            Ok(())
+            engine::hub::run(std::io::BufReader::new(std::io::stdin()), out)
+                .map_err(anyhow::Error::msg)
         }
         Command::Bench(args) => bench::bench(&args),
         Command::Serve(args) => serve::serve(&args),

@@ -48,7 +48,7 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("starting the server's runtime")?;
-    runtime
+    let served = runtime
         .block_on(web::serve(config, |addr| {
             let url = format!("http://{addr}/");
             println!("serving on {url} (Ctrl-C to stop)");
@@ -56,7 +56,11 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
                 open_browser(&url);
             }
         }))
-        .with_context(|| format!("serving on {}:{}", args.host, args.port))
+        .with_context(|| format!("serving on {}:{}", args.host, args.port));
+    // The searches were told to stop; a blocking task still running is
+    // not waited for long.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// Asks the desktop to open `url`; a failure is reported, not fatal.

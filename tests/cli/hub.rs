@@ -178,7 +178,17 @@ fn a_whole_session() {
             "set-param name=colour value=red",
             "unknown parameter 'colour'",
         ),
-        ("go fast", "expected 'go think'"),
+        ("go fast", "go: unknown argument 'fast' (expected think)"),
+        // A misspelt or repeated argument is refused, not ignored.
+        (
+            r#"pos position="W:We1:Be0""#,
+            "pos: unknown argument 'position' (expected start, pos, moves)",
+        ),
+        ("go think now", "go: unknown argument 'now'"),
+        ("level depth=1 depth=2", "level: 'depth' given twice"),
+        ("level depth", "level: 'depth' needs a value"),
+        ("pos start pos=start", "pos: give one of 'start' and 'pos='"),
+        ("init now", "init takes no arguments, got 'now'"),
         // What an error quotes is escaped (a bidi override) and cut.
         ("\u{202e}abc", "u{202e}abc'"),
         (long_level.as_str(), "999..."),
@@ -434,6 +444,11 @@ fn moves_after_a_threefold_repetition_are_refused() {
     ));
     h.send("ping");
     assert_eq!(h.next(), "pong", "24 plies, the start a third time");
+    // The game is over, drawn: no move is offered, as when the side to
+    // move has none.
+    h.send("level depth=2");
+    h.send("go think");
+    assert_eq!(h.next(), "done");
     h.send(&format!(
         r#"pos pos="W:a1=W,e1=B,b2=BW" moves="{cycle} {cycle} a1:d4""#
     ));
@@ -496,4 +511,29 @@ fn a_game_switch_does_not_need_two_tables() {
     h.send("go think");
     let lines = h.until("done");
     assert!(lines.iter().all(|l| !l.starts_with("error")), "{lines:?}");
+}
+
+/// Without room for its default table (the address space limited to about
+/// 58 MiB), the engine says so in a protocol `error` line and on standard
+/// error, and exits with a failure, not a panic.
+#[test]
+fn a_hub_without_room_for_its_table_exits_with_an_error() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 60000 && exec \"$0\" hub")
+        .arg(env!("CARGO_BIN_EXE_bushka"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.starts_with("error message=") && stdout.contains("64 MiB"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.lines().count() == 1 && stderr.contains("64 MiB") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
 }

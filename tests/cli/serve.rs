@@ -73,6 +73,62 @@ fn serves_the_page_and_the_api_on_loopback() {
     );
 }
 
+/// One HTTP/1.1 POST of a JSON body; the whole answer.
+fn post(addr: &str, path: &str, json: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+        json.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    out
+}
+
+/// Ctrl-C stops the server while an analysis streams: the search is
+/// stopped, the stream ends with its `done` event, and the server exits
+/// (an analysis would otherwise run for its ten minutes).
+#[test]
+fn ctrl_c_stops_the_server_during_an_analysis() {
+    let (mut server, addr) = start(&[]);
+    let new = post(&addr, "/api/new", r#"{"game":"bushka"}"#);
+    let session = new
+        .split("\"session\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("{new}"))
+        .to_string();
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /api/analyse?session={session}&movetime=600000 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    // The stream has begun once its first event is in.
+    while !line.starts_with("event: info") {
+        line.clear();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "the stream ended");
+    }
+    let began = std::time::Instant::now();
+    let pid = server.0.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut rest = String::new();
+    reader.read_to_string(&mut rest).unwrap();
+    assert!(rest.contains("event: done"), "{rest}");
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "{status}");
+    // Within the grace period, not the analysis's ten minutes.
+    assert!(began.elapsed().as_secs() < 30, "{:?}", began.elapsed());
+}
+
 #[test]
 fn a_reachable_address_is_warned_about() {
     let (mut server, _) = start(&["--host", "0.0.0.0"]);

@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::search::Limits;
 use engine::{Game, GameKind};
-use selfplay::pdn::PdnReader;
+use selfplay::pdn::{GameRecord as PdnRecord, PdnReader};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -379,11 +379,14 @@ async fn analyse(
         Ok((s.table.search(limits, Arc::clone(&stop)), stop))
     })?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let finished = Arc::clone(&stop);
     tokio::task::spawn_blocking(move || {
         let info_tx = tx.clone();
         let outcome = job(&mut |info: InfoView| {
             let _ = info_tx.send(json_event("info", &info));
         });
+        // Over before `done` is sent: `/api/stop` then finds nothing running.
+        finished.store(true, Relaxed);
         let _ = tx.send(json_event("done", &outcome));
     });
     let guard = StopOnDrop(stop);
@@ -407,7 +410,8 @@ async fn stop(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let req: SessionOnly = body(raw)?;
     app.sessions.with(&req.session, |s| {
-        let running = s.search.is_some();
+        // A search that ended (its flag set) is not running.
+        let running = s.search.as_ref().is_some_and(|f| !f.load(Relaxed));
         s.stop_search();
         Ok(Json(serde_json::json!({ "stopped": running })))
     })
@@ -494,14 +498,22 @@ struct PdnReply {
     state: GameState,
 }
 
-async fn load_pdn(
-    State(app): Shared,
-    raw: Result<Bytes, BytesRejection>,
-) -> Result<Json<PdnReply>, ApiError> {
-    let req: LoadPdn = body(raw)?;
+/// A PDN text read: the games kept (each as its own PDN text, so a session
+/// holds about what was sent), their list, the first that replays, and the
+/// errors to show.
+struct LoadedPdn {
+    texts: Vec<String>,
+    lines: Vec<GameLine>,
+    opened: usize,
+    table: Box<dyn table::Table>,
+    errors: Vec<String>,
+}
+
+/// Reads a PDN text and replays its first game the rules accept.
+fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
     let mut games = Vec::new();
     let mut errors = Vec::new();
-    for (i, rec) in PdnReader::new(req.pdn.as_bytes())
+    for (i, rec) in PdnReader::new(text.as_bytes())
         .take(MAX_PDN_GAMES)
         .enumerate()
     {
@@ -543,21 +555,39 @@ async fn load_pdn(
         )));
     };
     refused.extend(errors);
-    let mut errors = refused;
-    let id = app.sessions.put(req.session.as_deref(), table);
-    errors.truncate(20);
-    app.sessions.with(&id, |s| {
-        let lines = games
+    refused.truncate(20);
+    Ok(LoadedPdn {
+        lines: games
             .iter()
             .enumerate()
             .map(|(i, r)| GameLine::of(i, r))
-            .collect();
-        s.loaded = games;
+            .collect(),
+        texts: games.iter().map(PdnRecord::to_pdn).collect(),
+        opened,
+        table,
+        errors: refused,
+    })
+}
+
+async fn load_pdn(
+    State(app): Shared,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<Json<PdnReply>, ApiError> {
+    let req: LoadPdn = body(raw)?;
+    // Reading and replaying take a while on a large text: off the async
+    // threads.
+    let loaded = tokio::task::spawn_blocking(move || read_pdn(&req.pdn).map(|l| (req.session, l)))
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the PDN text failed: {e}")))??;
+    let (session, loaded) = loaded;
+    let id = app.sessions.put(session.as_deref(), loaded.table);
+    app.sessions.with(&id, |s| {
+        s.loaded = loaded.texts;
         Ok(Json(PdnReply {
             session: id.clone(),
-            games: lines,
-            opened,
-            errors,
+            games: loaded.lines,
+            opened: loaded.opened,
+            errors: loaded.errors,
             state: s.table.state(),
         }))
     })
@@ -575,15 +605,26 @@ async fn open_pdn(
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<StateReply>, ApiError> {
     let req: OpenGame = body(raw)?;
-    app.sessions.with(&req.session, |s| {
-        let rec = s.loaded.get(req.index).ok_or_else(|| {
+    let text = app.sessions.with(&req.session, |s| {
+        s.loaded.get(req.index).cloned().ok_or_else(|| {
             ApiError::bad(format!(
                 "no game {} in the PDN loaded ({} games)",
                 req.index,
                 s.loaded.len()
             ))
-        })?;
-        let table = table::table_of_record(rec)?;
+        })
+    })?;
+    // Replayed off the async threads, and without holding the sessions.
+    let table = tokio::task::spawn_blocking(move || {
+        let rec = PdnReader::new(text.as_bytes())
+            .next()
+            .and_then(Result::ok)
+            .ok_or_else(|| ApiError::internal("a game kept from the PDN text no longer reads"))?;
+        table::table_of_record(&rec)
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("replaying the game failed: {e}")))??;
+    app.sessions.with(&req.session, |s| {
         s.set_table(table);
         Ok(reply(&req.session, s))
     })

@@ -141,17 +141,48 @@ pub fn is_exposed(host: IpAddr) -> bool {
     !host.is_loopback()
 }
 
+/// How long a stopping server waits for its open requests and streams.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Binds `config`'s address, calls `ready` with the bound address, and
 /// serves until the process is interrupted (Ctrl-C).
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    serve_until(config, ready, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
+
+/// [`serve`], stopping when `stop` completes: every search is stopped (an
+/// analysis stream then ends with its `done` event), and the requests under
+/// way get [`SHUTDOWN_GRACE`] to finish before the server returns anyway.
+pub async fn serve_until(
+    config: Config,
+    ready: impl FnOnce(SocketAddr),
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind((config.host, config.port)).await?;
     let addr = listener.local_addr()?;
     let state = AppState::serving(config.watch, !is_exposed(config.host));
     sessions::spawn_sweeper(Arc::clone(&state));
     ready(addr);
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
+    let stopper = Arc::clone(&state);
+    tokio::spawn(async move {
+        stop.await;
+        stopper.sessions.stop_all();
+        let _ = stopping.send(true);
+    });
+    let mut graceful = stopped.clone();
+    let server = axum::serve(listener, router(state)).with_graceful_shutdown(async move {
+        let _ = graceful.wait_for(|s| *s).await;
+    });
+    let mut deadline = stopped;
+    tokio::select! {
+        r = server => r,
+        () = async move {
+            let _ = deadline.wait_for(|s| *s).await;
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        } => Ok(()),
+    }
 }

@@ -3,7 +3,6 @@
 
 use crate::table::{self, Table};
 use crate::{ApiError, AppState};
-use selfplay::pdn::GameRecord as PdnRecord;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,8 +21,8 @@ pub struct Session {
     pub table: Box<dyn Table>,
     /// Counts changes to the game, so a search result can tell it is stale.
     pub version: u64,
-    /// Games of the PDN text last loaded.
-    pub loaded: Vec<PdnRecord>,
+    /// Games of the PDN text last loaded, each as its own PDN text.
+    pub loaded: Vec<String>,
     /// Stop flag of the search running for this session.
     pub search: Option<Arc<AtomicBool>>,
     touched: Instant,
@@ -128,6 +127,13 @@ impl Sessions {
             keep
         });
         before - map.len()
+    }
+
+    /// Stops every session's search (the server is stopping).
+    pub fn stop_all(&self) {
+        for s in self.lock().values_mut() {
+            s.stop_search();
+        }
     }
 
     /// Number of live sessions.

@@ -264,6 +264,7 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
                 "the game is over ({r}, {why}): no move can be played"
             )));
         }
+        room_for_a_move(self.record.len())?;
         self.record
             .push_text(text)
             .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -365,6 +366,17 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
 /// The longest game the board replays from a PDN record, in plies.
 pub const MAX_GAME_PLIES: usize = 10_000;
 
+/// Refuses a move after `plies` when the game is as long as a game read
+/// from PDN may be ([`MAX_GAME_PLIES`]), so that its export reads back.
+fn room_for_a_move(plies: usize) -> Result<(), ApiError> {
+    if plies >= MAX_GAME_PLIES {
+        return Err(ApiError::conflict(format!(
+            "the game has {plies} plies, the most the board keeps: start a new game"
+        )));
+    }
+    Ok(())
+}
+
 /// A new table of the named game.
 pub fn new_table(kind: GameKind, position: Option<&str>) -> Result<Box<dyn Table>, ApiError> {
     engine::with_game!(kind, G => Ok(Box::new(Board::<G>::from_text(position)?) as Box<dyn Table>))
@@ -384,4 +396,19 @@ pub fn table_of_record(rec: &PdnRecord) -> Result<Box<dyn Table>, ApiError> {
         })?
     };
     engine::with_game!(kind, G => Ok(Box::new(Board::<G>::from_record(rec)?) as Box<dyn Table>))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_game_stops_growing_at_the_most_a_pdn_game_may_hold() {
+        assert!(super::room_for_a_move(super::MAX_GAME_PLIES - 1).is_ok());
+        let e = super::room_for_a_move(super::MAX_GAME_PLIES).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("the game has 10000 plies, the most the board keeps"),
+            "{}",
+            e.message
+        );
+    }
 }

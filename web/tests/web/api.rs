@@ -487,6 +487,9 @@ async fn analysis_streams_iterations_and_ends() {
     assert_eq!(infos[4]["depth"], 5);
     assert!(!infos[4]["pv"].as_array().unwrap().is_empty());
     assert!(text.contains("event: done"));
+    // Over, it is not stopped again.
+    let (s, v) = call(&app, "POST", "/api/stop", Some(json!({"session": id}))).await;
+    assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(false)));
 }
 
 #[tokio::test]
