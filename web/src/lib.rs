@@ -126,14 +126,26 @@ impl AppState {
 }
 
 /// True when a `Host` header names this machine's loopback interface
-/// (`localhost`, `127.x.x.x` or `[::1]`, with any port).
+/// (`localhost`, `127.x.x.x` or `[::1]`, with or without a port), and
+/// nothing else.
 pub fn is_loopback_host(host: &str) -> bool {
-    let name = match host.strip_prefix('[') {
-        Some(rest) => rest.split(']').next().unwrap_or(""),
-        None => host.split(':').next().unwrap_or(""),
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => match rest.split_once(']') {
+            Some((name, after)) => (name, after),
+            None => return false,
+        },
+        None => match host.find(':') {
+            Some(i) => (&host[..i], &host[i..]),
+            None => (host, ""),
+        },
     };
-    name.eq_ignore_ascii_case("localhost")
-        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    let port_ok = port.is_empty()
+        || port.strip_prefix(':').is_some_and(|p| {
+            !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit())
+        });
+    port_ok
+        && (name.eq_ignore_ascii_case("localhost")
+            || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback()))
 }
 
 /// True for an address that other machines can reach.

@@ -333,6 +333,12 @@ async fn requests_a_foreign_page_could_send_are_refused() {
         ("evil.example:8080", false),
         ("localhost.evil.example", false),
         ("192.168.1.2:8080", false),
+        // Nothing may follow the name but a port.
+        ("[::1]evil.example", false),
+        ("[::1", false),
+        ("localhost:evil.example", false),
+        ("localhost:", false),
+        ("127.0.0.1:80:80", false),
     ] {
         assert_eq!(web::is_loopback_host(host), ok, "{host}");
         let req = Request::get("/api/config")
