@@ -255,11 +255,36 @@ impl Plan {
                         engine::files::quoted(&round, 40)
                     )
                 })?;
-            if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| *id != self.id) {
+            // A shard's games are all this program's: each names its run,
+            // and the engines its slot of the schedule gives.
+            match rec.tag(RUN_ID_TAG) {
+                Some(id) if id == self.id => {}
+                Some(id) => {
+                    return Err(format!(
+                        "{}: game {round} belongs to run {}, not to run {}",
+                        origin.display(),
+                        engine::files::quoted(id, 40),
+                        self.id
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "{}: game {round} has no [{RUN_ID_TAG}] tag: it is not a game of run {}",
+                        origin.display(),
+                        self.id
+                    ))
+                }
+            }
+            let (white, black) = (
+                &self.cfg.engines[slot.white].name,
+                &self.cfg.engines[slot.black].name,
+            );
+            if rec.white != *white || rec.black != *black {
                 return Err(format!(
-                    "{}: game {round} belongs to run {}, not to run {}",
+                    "{}: game {round} was played by {} and {}, not by {white} and {black} as in run {}",
                     origin.display(),
-                    engine::files::quoted(id, 40),
+                    engine::files::quoted(&rec.white, 40),
+                    engine::files::quoted(&rec.black, 40),
                     self.id
                 ));
             }
@@ -595,7 +620,7 @@ fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), St
                             "{} line {}: game '{}' is not part of shard {}",
                             path.display(),
                             n + 1,
-                            d.game,
+                            engine::files::quoted(d.game, 40),
                             p.shard
                         ))
                     })?;
@@ -619,7 +644,7 @@ fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), St
                             io_err(format!(
                                 "{}: position '{}': {e}",
                                 path.display(),
-                                d.position
+                                engine::files::quoted(d.position, 80)
                             ))
                         })?;
                         // A game's start position is always kept, as the

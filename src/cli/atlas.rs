@@ -109,6 +109,13 @@ where
     Material: Evaluator<G>,
 {
     let cfg = config(args)?;
+    // A report is of results measured before: a folder to make is a typo.
+    if args.report_only && !args.out.is_dir() {
+        bail!(
+            "--report-only: {} is not a folder of atlas results (run without --report-only to measure)",
+            args.out.display()
+        );
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     // One run measures into a results file at a time (a shard started
@@ -140,6 +147,11 @@ where
     };
     if !args.report_only {
         measure::<G>(args, &cfg, &done)?;
+    } else if done.is_empty() {
+        bail!(
+            "--report-only: {} holds no atlas results (run without --report-only to measure)",
+            args.out.display()
+        );
     }
     write_report::<G>(args, &cfg)
 }

@@ -476,10 +476,16 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
             solved += 1;
         }
     }
+    if total == 0 {
+        bail!(
+            "{} holds no problems (only blank and # lines)",
+            args.problems.display()
+        );
+    }
     outln!(
         "solved {solved} of {total} at depth {} ({:.0}%)",
         args.depth,
-        100.0 * f64::from(solved) / f64::from(total.max(1))
+        100.0 * f64::from(solved) / f64::from(total)
     );
     Ok(())
 }

@@ -160,10 +160,19 @@ fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
     let bare = dir.path().join("bare");
     let mut report = QUICK.to_vec();
     report.extend(["--out", bare.to_str().unwrap(), "--report-only"]);
+    // A report of a folder that is not there (a typo) is refused, and
+    // makes none; so is one of a folder that holds no results.
     let o = bushka(&report);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("0 of 7 lines measured"));
-    assert!(!bare.join("settings.txt").exists());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not a folder of atlas results"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!bare.exists());
+    std::fs::create_dir(&bare).unwrap();
+    let o = bushka(&report);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("holds no atlas results"), "{err}");
+    assert!(!bare.join("settings.txt").exists() && !bare.join("atlas.md").exists());
 
     // A results file another run holds is refused, in one line.
     let held = out.join("lines.jsonl");

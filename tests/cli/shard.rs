@@ -236,6 +236,22 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     let all = [a1.clone(), a2.clone(), dir.join("seed1-3.json")];
     let out = run_ok(&merge(&dir, "m", &all));
     assert!(out.contains("6 games from 3 shard(s)"), "{out}");
+    // Every game of a shard names the run, and its slot's engines.
+    let pdn3 = dir.join("seed1-3.pdn");
+    let kept = std::fs::read_to_string(&pdn3).unwrap();
+    let untagged: String = kept
+        .lines()
+        .filter(|l| !l.starts_with("[RunId "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&pdn3, untagged).unwrap();
+    let err = run_err(&merge(&dir, "m4", &all));
+    assert!(err.contains("has no [RunId] tag"), "{err}");
+    std::fs::write(&pdn3, kept.replacen("[White \"", "[White \"x", 1)).unwrap();
+    let err = run_err(&merge(&dir, "m4", &all));
+    assert!(err.contains("was played by x"), "{err}");
+    std::fs::write(&pdn3, &kept).unwrap();
+    assert!(!dir.join("m4.pdn").exists(), "nothing written on refusal");
     // ...but a file holding anything else, or a shard's own file, is left alone.
     std::fs::write(dir.join("other.pdn"), "my notes\n").unwrap();
     let err = run_err(&merge(&dir, "other", &all));

@@ -75,12 +75,18 @@ fn tactics_refuses_bad_input_in_one_line() {
     std::fs::write(&bad, "W:We4,f4:Bd4,e7\tzz9\tT-strike\twin\n").unwrap();
     let pdn = dir.path().join("g.pdn");
     std::fs::write(&pdn, "[GameType \"bushka\"]\n\n1. zz9 *\n").unwrap();
+    let empty = dir.path().join("empty.tsv");
+    std::fs::write(&empty, "# nothing yet\n\n").unwrap();
     let (pdn_s, folder) = (pdn.to_str().unwrap(), dir.path().to_str().unwrap());
     let mine_into = |out| vec!["tactics", "mine", "--pdn", pdn_s, "--out", out];
     for (args, word) in [
         (
             vec!["tactics", "solve", "--problems", bad.to_str().unwrap()],
             "bad.tsv line 1",
+        ),
+        (
+            vec!["tactics", "solve", "--problems", empty.to_str().unwrap()],
+            "empty.tsv holds no problems",
         ),
         (
             vec!["tactics", "mine", "--pdn", pdn.to_str().unwrap()],
