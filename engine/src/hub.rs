@@ -217,18 +217,25 @@ impl<G: EvalSource> Session<G> {
         };
         self.stop.store(false, Relaxed);
         let unbounded = self.limits == Limits::default();
+        // A third occurrence has ended the game, drawn: no move is offered,
+        // as when the side to move has none.
+        let over = self.repeated();
         let stop = Arc::clone(&self.stop);
         std::thread::Builder::new()
             .name("hub-search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let result = {
+                let best = if over {
+                    None
+                } else {
                     let mut engine = engine
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    engine.search(&*eval, &input, |info| {
-                        send(&out, &info_line(&pos, info));
-                    })
+                    engine
+                        .search(&*eval, &input, |info| {
+                            send(&out, &info_line(&pos, info));
+                        })
+                        .best
                 };
                 // A search without limits answers only when stopped, also
                 // when it ended by itself (a forced result found, or the
@@ -236,7 +243,7 @@ impl<G: EvalSource> Session<G> {
                 while unbounded && !stop.load(Relaxed) {
                     std::thread::sleep(WAIT_POLL);
                 }
-                let line = match result.best {
+                let line = match best {
                     Some(m) => format!("done move={}", quote(&pos.move_text(&m))),
                     None => "done".to_string(),
                 };
@@ -328,11 +335,11 @@ impl Hub {
     /// when its table cannot be had.
     pub fn new(out: Output) -> Result<Hub, String> {
         Ok(Hub {
-            session: AnySession::Bushka(Session::new(HashSize::DEFAULT, 1)?),
+            session: AnySession::Bushka(Session::new(HashSize::default_here(), 1)?),
             out,
             search: None,
             search_unbounded: false,
-            hash: HashSize::DEFAULT,
+            hash: HashSize::default_here(),
             threads: 1,
             weights: "default".into(),
             eval: crate::eval::EvalKind::Auto,
@@ -434,19 +441,14 @@ impl Hub {
             },
             "go" => {
                 self.stop_search();
-                if on_session!(&self.session, s => s.repeated()) {
-                    // Over, drawn: no move, as when the side to move has none.
-                    self.say("done");
-                } else {
-                    let out = Arc::clone(&self.out);
-                    let unbounded = on_session!(&self.session, s => s.limits == Limits::default());
-                    match on_session!(&mut self.session, s => s.go(out)) {
-                        Ok(h) => {
-                            self.search_unbounded = unbounded;
-                            self.search = Some(h);
-                        }
-                        Err(e) => self.error(&format!("cannot start the search: {e}")),
+                let out = Arc::clone(&self.out);
+                let unbounded = on_session!(&self.session, s => s.limits == Limits::default());
+                match on_session!(&mut self.session, s => s.go(out)) {
+                    Ok(h) => {
+                        self.search_unbounded = unbounded;
+                        self.search = Some(h);
                     }
+                    Err(e) => self.error(&format!("cannot start the search: {e}")),
                 }
             }
             "set-param" => match (get("name"), get("value")) {

@@ -143,6 +143,13 @@ impl HashSize {
         HashSize(mib)
     }
 
+    /// [`HashSize::DEFAULT`], or half the memory this process may use
+    /// when that is less (a small container or job): the size a command
+    /// takes when not told one.
+    pub fn default_here() -> HashSize {
+        HashSize(HashSize::DEFAULT.0.min(max_hash_mib()))
+    }
+
     /// `mib` MiB, or why that size is refused.
     pub fn mib(mib: usize) -> Result<HashSize, String> {
         let max = max_hash_mib();
@@ -454,6 +461,10 @@ mod tests {
         let physical = physical_memory().unwrap();
         assert!(memory_bytes() <= physical);
         assert_eq!(max_hash_mib() as u64, (memory_bytes() / 2) >> 20);
+        // The size taken when none is given fits too.
+        let here = HashSize::default_here().get();
+        assert_eq!(here, HashSize::DEFAULT.get().min(max_hash_mib()));
+        assert!(HashSize::mib(here).is_ok());
     }
 
     #[test]

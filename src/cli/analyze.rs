@@ -24,7 +24,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB (1 to half of the memory this process may use).
-    #[arg(long, default_value = "64")]
+    #[arg(long, default_value_t = engine::tt::HashSize::default_here())]
     pub hash: engine::tt::HashSize,
     #[command(flatten)]
     pub evaluation: EvalArgs,

@@ -15,7 +15,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::search::Limits;
 use engine::{Game, GameKind};
-use selfplay::pdn::{GameRecord as PdnRecord, PdnReader};
+use selfplay::pdn::PdnReader;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
@@ -511,6 +511,9 @@ struct LoadedPdn {
 
 /// Reads a PDN text and replays its first game the rules accept.
 fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
+    // Each game kept with its text: without the move comments (the board
+    // shows none), and read back once here so that opening it later
+    // cannot fail.
     let mut games = Vec::new();
     let mut errors = Vec::new();
     for (i, rec) in PdnReader::new(text.as_bytes())
@@ -525,7 +528,17 @@ fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
                 r.moves.len(),
                 table::MAX_GAME_PLIES
             )),
-            Ok(r) => games.push(r),
+            Ok(mut r) => {
+                r.comments.clear();
+                let kept = r.to_pdn();
+                match PdnReader::new(kept.as_bytes()).next() {
+                    Some(Ok(_)) => games.push((r, kept)),
+                    _ => errors.push(format!(
+                        "record {}: does not read back once written (a tag too long)",
+                        i + 1
+                    )),
+                }
+            }
             Err(e) => errors.push(e.to_string()),
         }
     }
@@ -539,7 +552,7 @@ fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
     // cannot are named (the others are replayed when opened).
     let mut table = None;
     let mut refused = Vec::new();
-    for (i, rec) in games.iter().enumerate() {
+    for (i, (rec, _)) in games.iter().enumerate() {
         match table::table_of_record(rec) {
             Ok(t) => {
                 table = Some((i, t));
@@ -560,9 +573,9 @@ fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
         lines: games
             .iter()
             .enumerate()
-            .map(|(i, r)| GameLine::of(i, r))
+            .map(|(i, (r, _))| GameLine::of(i, r))
             .collect(),
-        texts: games.iter().map(PdnRecord::to_pdn).collect(),
+        texts: games.into_iter().map(|(_, text)| text).collect(),
         opened,
         table,
         errors: refused,

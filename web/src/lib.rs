@@ -67,6 +67,14 @@ impl ApiError {
             message: message.into(),
         }
     }
+
+    /// A 503: the server is stopping.
+    pub fn stopping() -> Self {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: "the server is stopping".into(),
+        }
+    }
 }
 
 /// The longest error message sent, in characters: a request's text quoted
@@ -165,9 +173,11 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     .await
 }
 
-/// [`serve`], stopping when `stop` completes: every search is stopped (an
-/// analysis stream then ends with its `done` event), and the requests under
-/// way get [`SHUTDOWN_GRACE`] to finish before the server returns anyway.
+/// [`serve`], stopping when `stop` completes: no connection is taken any
+/// more, a request for a session is answered 503, every search is stopped
+/// (an analysis stream then ends with its `done` event), and the requests
+/// under way get [`SHUTDOWN_GRACE`] to finish before the server returns
+/// anyway.
 pub async fn serve_until(
     config: Config,
     ready: impl FnOnce(SocketAddr),
@@ -182,8 +192,9 @@ pub async fn serve_until(
     let stopper = Arc::clone(&state);
     tokio::spawn(async move {
         stop.await;
-        stopper.sessions.stop_all();
+        // No new connection, then no new search and every search stopped.
         let _ = stopping.send(true);
+        stopper.sessions.stop_all();
     });
     let mut graceful = stopped.clone();
     let server = axum::serve(listener, router(state)).with_graceful_shutdown(async move {

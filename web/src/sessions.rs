@@ -62,6 +62,8 @@ impl Session {
 #[derive(Default)]
 pub struct Sessions {
     map: Mutex<HashMap<String, Session>>,
+    /// Set once the server stops: no session is used any more.
+    closed: AtomicBool,
 }
 
 impl Sessions {
@@ -78,6 +80,10 @@ impl Sessions {
         f: impl FnOnce(&mut Session) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         let mut map = self.lock();
+        // Read under the lock: once `stop_all` has run, no search starts.
+        if self.closed.load(Relaxed) {
+            return Err(ApiError::stopping());
+        }
         let session = map.get_mut(id).ok_or_else(|| unknown(id))?;
         session.touched = Instant::now();
         f(session)
@@ -129,9 +135,12 @@ impl Sessions {
         before - map.len()
     }
 
-    /// Stops every session's search (the server is stopping).
+    /// Stops every session's search, and refuses any further use of a
+    /// session (the server is stopping).
     pub fn stop_all(&self) {
-        for s in self.lock().values_mut() {
+        let mut map = self.lock();
+        self.closed.store(true, Relaxed);
+        for s in map.values_mut() {
             s.stop_search();
         }
     }

@@ -169,14 +169,16 @@ impl<G: EvalSource + Drawable> Board<G> {
         if let Some((outcome, reason)) = self.record.outcome() {
             return Some((PdnResult::from_outcome(outcome), reason.describe().into()));
         }
-        self.recorded.map(|r| {
-            let why = self
-                .tags
-                .iter()
-                .find(|(n, _)| n == "Termination")
-                .map_or_else(|| "as recorded".to_string(), |(_, v)| v.clone());
-            (r, why)
-        })
+        self.recorded
+            .map(|r| {
+                let why = self
+                    .tags
+                    .iter()
+                    .find(|(n, _)| n == "Termination")
+                    .map_or_else(|| "as recorded".to_string(), |(_, v)| v.clone());
+                (r, why)
+            })
+            .or_else(|| at_the_cap(self.record.len()))
     }
 
     /// The moves played, each described in the position it was played from.
@@ -264,7 +266,6 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
                 "the game is over ({r}, {why}): no move can be played"
             )));
         }
-        room_for_a_move(self.record.len())?;
         self.record
             .push_text(text)
             .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -366,15 +367,16 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
 /// The longest game the board replays from a PDN record, in plies.
 pub const MAX_GAME_PLIES: usize = 10_000;
 
-/// Refuses a move after `plies` when the game is as long as a game read
-/// from PDN may be ([`MAX_GAME_PLIES`]), so that its export reads back.
-fn room_for_a_move(plies: usize) -> Result<(), ApiError> {
-    if plies >= MAX_GAME_PLIES {
-        return Err(ApiError::conflict(format!(
-            "the game has {plies} plies, the most the board keeps: start a new game"
-        )));
-    }
-    Ok(())
+/// The board's end of a game of `plies` plies, as long as a game read from
+/// PDN may be ([`MAX_GAME_PLIES`], so that its export reads back): no
+/// result (`*`), and no more moves, the engine's neither.
+fn at_the_cap(plies: usize) -> Option<(PdnResult, String)> {
+    (plies >= MAX_GAME_PLIES).then(|| {
+        (
+            PdnResult::Unknown,
+            format!("{MAX_GAME_PLIES} plies, the most the board keeps"),
+        )
+    })
 }
 
 /// A new table of the named game.
@@ -402,13 +404,14 @@ pub fn table_of_record(rec: &PdnRecord) -> Result<Box<dyn Table>, ApiError> {
 mod tests {
     #[test]
     fn a_game_stops_growing_at_the_most_a_pdn_game_may_hold() {
-        assert!(super::room_for_a_move(super::MAX_GAME_PLIES - 1).is_ok());
-        let e = super::room_for_a_move(super::MAX_GAME_PLIES).unwrap_err();
-        assert!(
-            e.message
-                .starts_with("the game has 10000 plies, the most the board keeps"),
-            "{}",
-            e.message
+        use super::{at_the_cap, PdnResult, MAX_GAME_PLIES};
+        assert_eq!(at_the_cap(MAX_GAME_PLIES - 1), None);
+        assert_eq!(
+            at_the_cap(MAX_GAME_PLIES),
+            Some((
+                PdnResult::Unknown,
+                "10000 plies, the most the board keeps".to_string()
+            ))
         );
     }
 }

@@ -610,6 +610,25 @@ async fn pdn_loads_opens_and_exports() {
         pdn.contains("[White \"beta\"]") && pdn.contains("1. c3-d4 f6-e5 1/2-1/2"),
         "{pdn}"
     );
+    // A game with a comment longer than a line may be (written over many
+    // lines) loads, and opens again.
+    let long_note: String = (0..40_000)
+        .map(|i| format!("note {i:05} of a long comment\n"))
+        .collect();
+    let commented = TWO_GAMES.replacen("e12 e5x3", &format!("e12 {{{long_note}}} e5x3"), 1);
+    let (s, loaded) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": commented}))).await;
+    assert_eq!(s, StatusCode::OK, "{loaded}");
+    let long_id = loaded["session"].as_str().unwrap().to_string();
+    for index in [1, 0] {
+        let (s, opened) = call(
+            &app,
+            "POST",
+            "/api/pdn/open",
+            Some(json!({"session": long_id, "index": index})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{opened}");
+    }
     // The exported text loads back to the same game.
     let (_, again) = call(
         &app,
