@@ -461,10 +461,6 @@ mod tests {
         let physical = physical_memory().unwrap();
         assert!(memory_bytes() <= physical);
         assert_eq!(max_hash_mib() as u64, (memory_bytes() / 2) >> 20);
-        // The size taken when none is given fits too.
-        let here = HashSize::default_here().get();
-        assert_eq!(here, HashSize::DEFAULT.get().min(max_hash_mib()));
-        assert!(HashSize::mib(here).is_ok());
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub struct BenchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Transposition table size in MiB (1 to half of the memory this process may use).
-    #[arg(long, default_value_t = engine::tt::HashSize::default_here())]
+    #[arg(long, default_value = "64")]
     hash: HashSize,
     #[command(flatten)]
     evaluation: EvalArgs,

@@ -449,6 +449,13 @@ fn moves_after_a_threefold_repetition_are_refused() {
     h.send("level depth=2");
     h.send("go think");
     assert_eq!(h.next(), "done");
+    // Without a limit, `done` still waits for `stop`.
+    h.send("level");
+    h.send("go think");
+    h.send("ping");
+    assert_eq!(h.next(), "pong", "no done before stop");
+    h.send("stop");
+    assert_eq!(h.next(), "done");
     h.send(&format!(
         r#"pos pos="W:a1=W,e1=B,b2=BW" moves="{cycle} {cycle} a1:d4""#
     ));

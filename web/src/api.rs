@@ -204,7 +204,7 @@ async fn new_game(
 ) -> Result<Json<StateReply>, ApiError> {
     let req: NewGame = body(raw)?;
     let table = new_table(&req.game, req.position.as_deref())?;
-    let id = app.sessions.put(req.session.as_deref(), table);
+    let id = app.sessions.put(req.session.as_deref(), table)?;
     app.sessions.with(&id, |s| Ok(reply(&id, s)))
 }
 
@@ -593,7 +593,7 @@ async fn load_pdn(
         .await
         .map_err(|e| ApiError::internal(format!("reading the PDN text failed: {e}")))??;
     let (session, loaded) = loaded;
-    let id = app.sessions.put(session.as_deref(), loaded.table);
+    let id = app.sessions.put(session.as_deref(), loaded.table)?;
     app.sessions.with(&id, |s| {
         s.loaded = loaded.texts;
         Ok(Json(PdnReply {

@@ -91,12 +91,15 @@ impl Sessions {
 
     /// Puts `table` in session `id` (a new session when `id` is `None` or
     /// unknown); returns the session's id.
-    pub fn put(&self, id: Option<&str>, table: Box<dyn Table>) -> String {
+    pub fn put(&self, id: Option<&str>, table: Box<dyn Table>) -> Result<String, ApiError> {
         let mut map = self.lock();
+        if self.closed.load(Relaxed) {
+            return Err(ApiError::stopping());
+        }
         if let Some(s) = id.and_then(|id| map.get_mut(id)) {
             s.set_table(table);
             s.touched = Instant::now();
-            return id.unwrap_or_default().to_string();
+            return Ok(id.unwrap_or_default().to_string());
         }
         if map.len() >= MAX_SESSIONS {
             let oldest = map
@@ -118,7 +121,7 @@ impl Sessions {
                 touched: Instant::now(),
             },
         );
-        id
+        Ok(id)
     }
 
     /// Ends the sessions idle for longer than `idle`; returns how many.

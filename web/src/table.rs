@@ -35,7 +35,8 @@ pub struct GameState {
     pub moves: Vec<MoveView>,
     /// The legal moves now (none when the game is over).
     pub legal: Vec<MoveView>,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `None` while the game goes on.
+    /// `1-0`, `0-1`, `1/2-1/2`, `*` (at [`MAX_GAME_PLIES`]), or `None`
+    /// while the game goes on.
     pub result: Option<&'static str>,
     /// Why the game ended, when it did.
     pub reason: Option<String>,
@@ -115,6 +116,8 @@ pub struct Board<G: Game> {
     tags: Vec<(String, String)>,
     /// A recorded result that the rules cannot see (an adjudicated end).
     recorded: Option<PdnResult>,
+    /// The most plies the game may have ([`MAX_GAME_PLIES`]).
+    cap: usize,
 }
 
 impl<G: EvalSource + Drawable> Board<G> {
@@ -124,6 +127,7 @@ impl<G: EvalSource + Drawable> Board<G> {
             record: Record::new(start),
             tags: Vec::new(),
             recorded: None,
+            cap: MAX_GAME_PLIES,
         }
     }
 
@@ -178,7 +182,7 @@ impl<G: EvalSource + Drawable> Board<G> {
                     .map_or_else(|| "as recorded".to_string(), |(_, v)| v.clone());
                 (r, why)
             })
-            .or_else(|| at_the_cap(self.record.len()))
+            .or_else(|| at_the_cap(self.record.len(), self.cap))
     }
 
     /// The moves played, each described in the position it was played from.
@@ -370,11 +374,11 @@ pub const MAX_GAME_PLIES: usize = 10_000;
 /// The board's end of a game of `plies` plies, as long as a game read from
 /// PDN may be ([`MAX_GAME_PLIES`], so that its export reads back): no
 /// result (`*`), and no more moves, the engine's neither.
-fn at_the_cap(plies: usize) -> Option<(PdnResult, String)> {
-    (plies >= MAX_GAME_PLIES).then(|| {
+fn at_the_cap(plies: usize, cap: usize) -> Option<(PdnResult, String)> {
+    (plies >= cap).then(|| {
         (
             PdnResult::Unknown,
-            format!("{MAX_GAME_PLIES} plies, the most the board keeps"),
+            format!("{cap} plies, the most the board keeps"),
         )
     })
 }
@@ -402,16 +406,38 @@ pub fn table_of_record(rec: &PdnRecord) -> Result<Box<dyn Table>, ApiError> {
 
 #[cfg(test)]
 mod tests {
+    use super::{Board, PdnResult, Table, MAX_GAME_PLIES};
+
+    /// At the cap (here two plies) the game is over without a result: no
+    /// legal move, a move refused, the engine's too (its route checks the
+    /// legal moves first); taking one back goes on.
     #[test]
     fn a_game_stops_growing_at_the_most_a_pdn_game_may_hold() {
-        use super::{at_the_cap, PdnResult, MAX_GAME_PLIES};
-        assert_eq!(at_the_cap(MAX_GAME_PLIES - 1), None);
+        let mut board =
+            Board::<engine::bushka::Position>::from_text(Some("W:We1,e6,e7:Be4,e5")).unwrap();
+        assert_eq!(board.cap, MAX_GAME_PLIES);
+        board.cap = 2;
+        board.play("e12").unwrap();
+        assert_eq!(board.state().result, None);
+        board.play("e5x3").unwrap();
+        let state = board.state();
         assert_eq!(
-            at_the_cap(MAX_GAME_PLIES),
-            Some((
-                PdnResult::Unknown,
-                "10000 plies, the most the board keeps".to_string()
-            ))
+            (state.result, state.reason.as_deref()),
+            (Some("*"), Some("2 plies, the most the board keeps"))
+        );
+        assert!(state.legal.is_empty());
+        let e = board.play("e7x5").unwrap_err();
+        assert!(
+            e.message.starts_with("the game is over (*, 2 plies"),
+            "{}",
+            e.message
+        );
+        assert!(board.pdn().contains(" *\n"), "{}", board.pdn());
+        board.undo_to(1).unwrap();
+        assert!(board.state().result.is_none() && !board.state().legal.is_empty());
+        assert_eq!(
+            super::at_the_cap(MAX_GAME_PLIES, MAX_GAME_PLIES).map(|(r, _)| r),
+            Some(PdnResult::Unknown)
         );
     }
 }

@@ -498,6 +498,49 @@ async fn analysis_streams_iterations_and_ends() {
     assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(false)));
 }
 
+/// A stopping server (`Sessions::stop_all`, on Ctrl-C) stops every search
+/// and answers any use of a session, a new game too, with a 503.
+#[tokio::test]
+async fn a_stopping_server_stops_searches_and_refuses_sessions() {
+    let app = AppState::new(None);
+    let g = new_game(&app, "bushka", None).await;
+    let id = g["session"].as_str().unwrap().to_string();
+    let req = Request::get(format!("/api/analyse?session={id}"))
+        .body(Body::empty())
+        .unwrap();
+    let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
+    let flag = app
+        .sessions
+        .with(&id, |s| Ok(Arc::clone(s.search.as_ref().unwrap())))
+        .unwrap();
+    assert!(!flag.load(Relaxed));
+    app.sessions.stop_all();
+    assert!(flag.load(Relaxed), "the analysis is stopped");
+    drop(resp);
+    for (method, path, body) in [
+        ("GET", format!("/api/state?session={id}"), None),
+        (
+            "POST",
+            "/api/new".to_string(),
+            Some(json!({"game": "bushka"})),
+        ),
+        (
+            "POST",
+            "/api/new".to_string(),
+            Some(json!({"game": "bushka", "session": id})),
+        ),
+        (
+            "POST",
+            "/api/engine".to_string(),
+            Some(json!({"session": id})),
+        ),
+    ] {
+        let (s, v) = call(&app, method, &path, body).await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{path}: {v}");
+        assert_eq!(error_of(&v), "the server is stopping");
+    }
+}
+
 #[tokio::test]
 async fn closing_the_analysis_stream_stops_the_search() {
     let app = AppState::new(None);
