@@ -42,17 +42,19 @@ fn start(args: &[&str]) -> (Server, String) {
     (Server(child), addr)
 }
 
-/// One HTTP/1.1 GET; the whole answer.
-fn get(addr: &str, path: &str) -> String {
+/// One HTTP/1.1 request (`head` is its first line and any headers past
+/// `Host`, each ended by CRLF); the whole answer.
+fn request(addr: &str, head: &str, body: &str) -> String {
     let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    write!(s, "{head}Host: {addr}\r\nConnection: close\r\n\r\n{body}").unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out
+}
+
+/// One HTTP/1.1 GET; the whole answer.
+fn get(addr: &str, path: &str) -> String {
+    request(addr, &format!("GET {path} HTTP/1.1\r\n"), "")
 }
 
 #[test]
@@ -75,16 +77,11 @@ fn serves_the_page_and_the_api_on_loopback() {
 
 /// One HTTP/1.1 POST of a JSON body; the whole answer.
 fn post(addr: &str, path: &str, json: &str) -> String {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{json}",
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
         json.len()
-    )
-    .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
-    out
+    );
+    request(addr, &head, json)
 }
 
 /// Ctrl-C stops the server while an analysis streams: the search is

@@ -498,22 +498,39 @@ async fn analysis_streams_iterations_and_ends() {
     assert_eq!((s, v["stopped"].as_bool()), (StatusCode::OK, Some(false)));
 }
 
+/// A new Bushka game with an analysis streaming: its session, the open
+/// stream, and the search's stop flag (not set while the stream is open).
+async fn analysis_running(
+    app: &Arc<AppState>,
+) -> (
+    String,
+    axum::response::Response,
+    Arc<std::sync::atomic::AtomicBool>,
+) {
+    let g = new_game(app, "bushka", None).await;
+    let id = g["session"].as_str().unwrap().to_string();
+    let req = Request::get(format!("/api/analyse?session={id}"))
+        .body(Body::empty())
+        .unwrap();
+    let resp = router(Arc::clone(app)).oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let flag = app
+        .sessions
+        .with(&id, |s| Ok(Arc::clone(s.search.as_ref().unwrap())))
+        .unwrap();
+    assert!(
+        !flag.load(Relaxed),
+        "the analysis runs while its stream is open"
+    );
+    (id, resp, flag)
+}
+
 /// A stopping server (`Sessions::stop_all`, on Ctrl-C) stops every search
 /// and answers any use of a session, a new game too, with a 503.
 #[tokio::test]
 async fn a_stopping_server_stops_searches_and_refuses_sessions() {
     let app = AppState::new(None);
-    let g = new_game(&app, "bushka", None).await;
-    let id = g["session"].as_str().unwrap().to_string();
-    let req = Request::get(format!("/api/analyse?session={id}"))
-        .body(Body::empty())
-        .unwrap();
-    let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
-    let flag = app
-        .sessions
-        .with(&id, |s| Ok(Arc::clone(s.search.as_ref().unwrap())))
-        .unwrap();
-    assert!(!flag.load(Relaxed));
+    let (id, resp, flag) = analysis_running(&app).await;
     app.sessions.stop_all();
     assert!(flag.load(Relaxed), "the analysis is stopped");
     drop(resp);
@@ -544,21 +561,7 @@ async fn a_stopping_server_stops_searches_and_refuses_sessions() {
 #[tokio::test]
 async fn closing_the_analysis_stream_stops_the_search() {
     let app = AppState::new(None);
-    let g = new_game(&app, "bushka", None).await;
-    let id = g["session"].as_str().unwrap().to_string();
-    let req = Request::get(format!("/api/analyse?session={id}"))
-        .body(Body::empty())
-        .unwrap();
-    let resp = router(Arc::clone(&app)).oneshot(req).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::OK);
-    let flag = app
-        .sessions
-        .with(&id, |s| Ok(Arc::clone(s.search.as_ref().unwrap())))
-        .unwrap();
-    assert!(
-        !flag.load(Relaxed),
-        "the analysis runs while its stream is open"
-    );
+    let (id, resp, flag) = analysis_running(&app).await;
     drop(resp);
     assert!(flag.load(Relaxed), "dropping the stream stops the analysis");
     // A stop request stops a running analysis, and so does a new game in
