@@ -699,7 +699,7 @@ where
     let run = RunInfo::of::<G>(cfg)?;
     let all = schedule(cfg);
     let slots = part(&all, cfg.shard)?;
-    check_hash_total(cfg, games_at_once(cfg))?;
+    check_hash_total(cfg, workers(cfg, slots.len()))?;
     let mut tally = Tally::new(cfg, &all);
     let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
@@ -945,7 +945,7 @@ where
     let (tx, rx) = channel::<(Slot, Result<Finished<G>, String>)>();
     let mut error: Option<String> = None;
     let decided = std::thread::scope(|scope| {
-        for w in 0..cfg.concurrency.max(1).min(pending.len().max(1)) {
+        for w in 0..workers(cfg, pending.len()) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             let _ = std::thread::Builder::new()
@@ -1058,8 +1058,13 @@ fn finish(
 /// or fewer when fewer are scheduled.
 pub fn games_at_once(cfg: &Config) -> usize {
     let all = schedule(cfg);
-    let scheduled = part(&all, cfg.shard).map_or(all.len(), <[Slot]>::len);
-    cfg.concurrency.max(1).min(scheduled.max(1))
+    workers(cfg, part(&all, cfg.shard).map_or(all.len(), <[Slot]>::len))
+}
+
+/// The games played at once for `games` to play: `--concurrency`, at most
+/// one a game, at least one.
+fn workers(cfg: &Config, games: usize) -> usize {
+    cfg.concurrency.max(1).min(games.max(1))
 }
 
 /// Refuses a run whose hash tables could not all be held: each of the

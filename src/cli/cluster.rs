@@ -136,30 +136,11 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
     // folder (made when the run starts) are checked now.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let folder = absolute(&dir);
-    let outside = |p: &PathBuf| absolute(p).parent() != Some(folder.as_path());
+    let outside = |p: &&Path| absolute(p).parent() != Some(folder.as_path());
     selfplay::output::writable_places(&[
-        (
-            "--pdn",
-            Some(&outputs.pdn)
-                .filter(|p| outside(p))
-                .map(PathBuf::as_path),
-        ),
-        (
-            "--data",
-            outputs
-                .data
-                .as_ref()
-                .filter(|p| outside(p))
-                .map(PathBuf::as_path),
-        ),
-        (
-            "--json",
-            outputs
-                .json
-                .as_ref()
-                .filter(|p| outside(p))
-                .map(PathBuf::as_path),
-        ),
+        ("--pdn", Some(outputs.pdn.as_path()).filter(outside)),
+        ("--data", outputs.data.as_deref().filter(outside)),
+        ("--json", outputs.json.as_deref().filter(outside)),
     ])
     .map_err(anyhow::Error::msg)?;
     let cc = ClusterConfig {

@@ -104,10 +104,7 @@ pub fn tune(args: &TuneArgs) -> Result<()> {
 /// whose outputs differ only in extension, `tuned.json` and
 /// `tuned.patterns`, keep their own checkpoints and loss curves).
 fn beside(out: &Path, ext: &str) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".");
-    name.push(ext);
-    PathBuf::from(name)
+    engine::files::with_suffix(out, &format!(".{ext}"))
 }
 
 /// Loads, tunes and writes for one game.

@@ -498,9 +498,8 @@ struct PdnReply {
     state: GameState,
 }
 
-/// A PDN text read: the games kept (each as its own PDN text, so a session
-/// holds about what was sent), their list, the first that replays, and the
-/// errors to show.
+/// A PDN text read: the games kept (each as its PDN text without move
+/// comments), their list, the first that replays, and the errors to show.
 struct LoadedPdn {
     texts: Vec<String>,
     lines: Vec<GameLine>,

@@ -324,30 +324,27 @@ fn option_texts_read_or_are_refused_in_one_line() {
     ] {
         assert!(parse_win(bad).unwrap_err().contains(word), "{bad}");
     }
-    assert_eq!(
-        with_each(Some("tc=8+0.1"), "name=a").unwrap(),
-        "tc=8+0.1,name=a"
-    );
     assert_eq!(with_each(None, "name=a").unwrap(), "name=a");
-    // The engine's own items win: what it gives itself is left out of
-    // --each, and kind= and cmd= are one choice.
-    assert_eq!(
-        with_each(Some("depth=3,tc=8"), "name=a,depth=5").unwrap(),
-        "tc=8,name=a,depth=5"
-    );
-    assert_eq!(
-        with_each(Some("kind=material,hash=8"), "name=x,cmd=prog").unwrap(),
-        "hash=8,name=x,cmd=prog"
-    );
-    assert_eq!(
-        with_each(Some("cmd=prog"), "name=x,kind=random").unwrap(),
-        "name=x,kind=random"
-    );
-    // A quoted value may hold a comma, or "name=", and keeps its quotes.
-    assert_eq!(
-        with_each(Some("weights=\"a,name=b\""), "name=a").unwrap(),
-        "weights=\"a,name=b\",name=a"
-    );
+    for (each, engine, want) in [
+        ("tc=8+0.1", "name=a", "tc=8+0.1,name=a"),
+        // The engine's own items win: what it gives itself is left out of
+        // --each, and kind= and cmd= are one choice.
+        ("depth=3,tc=8", "name=a,depth=5", "tc=8,name=a,depth=5"),
+        (
+            "kind=material,hash=8",
+            "name=x,cmd=prog",
+            "hash=8,name=x,cmd=prog",
+        ),
+        ("cmd=prog", "name=x,kind=random", "name=x,kind=random"),
+        // A quoted value may hold a comma, or "name=", and keeps its quotes.
+        (
+            "weights=\"a,name=b\"",
+            "name=a",
+            "weights=\"a,name=b\",name=a",
+        ),
+    ] {
+        assert_eq!(with_each(Some(each), engine).unwrap(), want, "{each}");
+    }
     let e = with_each(Some("depth"), "name=a").unwrap_err();
     assert!(e.contains("expected key=value"), "{e}");
     let e = with_each(Some("name=\nx"), "name=a").unwrap_err();
