@@ -56,8 +56,12 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Weights kept at their initial values, comma-separated (`none` for
-    /// none); the default anchors the man at 100 centi-men (`man` for Bushka,
-    /// `man_columns` for Bashnya), so scores stay in centi-men.
+    /// none). The default keeps the man's own weight (`man` for Bushka,
+    /// `man_columns` for Bashnya): every man also has a piece-square weight,
+    /// so the man's value is theirs plus it, and holding it removes the one
+    /// direction in which the fit could move them all at no change in any
+    /// score. It does not hold a man at 100 centi-men: the scale of the
+    /// scores is set by k.
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// The loss plot (default: OUT.loss.png).
@@ -295,7 +299,8 @@ fn initial<G: Patterns>(path: Option<&Path>, patterns: bool) -> Result<PatternWe
         PatternWeights::from_bytes(G::KIND, &bytes)
             .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))
     } else {
-        let w = Weights::load(G::KIND, path)?;
+        let w =
+            Weights::load(G::KIND, path).with_context(|| format!("--init {}", path.display()))?;
         Ok(PatternWeights::zero_patterns(w))
     }
 }
@@ -370,6 +375,15 @@ fn note_unexercised<G: Features>(loaded: &tuner::Loaded, used: &[bool]) {
 fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
     let how = if o.k_fitted { "fitted" } else { "given" };
     outln!("k = {:.4} ({how})", o.k);
+    if o.k_fitted && tuner::kfit::at_a_bound(o.k) {
+        eprintln!(
+            "warning: the fitted k {:.4} is at an end of the range searched ({} to {}): the \
+             results barely follow the initial weights' evaluation; choose one with --k",
+            o.k,
+            tuner::kfit::K_MIN,
+            tuner::kfit::K_MAX
+        );
+    }
     outln!("pull toward the initial weights: {pull} positions (--regularize)");
     // From the start to the epoch whose weights are kept.
     let (first, kept) = (o.curve.first(), o.curve.get(o.best_epoch));

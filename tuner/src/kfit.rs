@@ -63,6 +63,14 @@ pub fn minimise_k(f: impl Fn(f64) -> f64) -> f64 {
     ((a + b) / 2.0).exp()
 }
 
+/// Whether `k` lies within one scan step of [`K_MIN`] or [`K_MAX`]: a `k`
+/// fitted there is the range's end, not a minimum found (results that barely
+/// follow the evaluation, or weights on a wildly wrong scale).
+pub fn at_a_bound(k: f64) -> bool {
+    let step = (K_MAX / K_MIN).powf(1.0 / 60.0);
+    k <= K_MIN * step || k >= K_MAX / step
+}
+
 /// The `k` that best fits the results of `data` under parameters `w`.
 pub fn fit_k(data: &Dataset, w: &[f64]) -> f64 {
     if data.is_empty() || w.len() < data.param_count() {

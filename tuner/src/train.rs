@@ -176,8 +176,9 @@ impl<'a> Trainer<'a> {
         }
     }
 
-    /// Keeps both halves of a feature's weight where they are (an anchor,
-    /// such as the man at 100 centi-men).
+    /// Keeps both halves of a feature's weight where they are (such as the
+    /// man's own weight, which the men's piece-square weights can stand in
+    /// for).
     pub fn freeze(&mut self, feature: usize) {
         let n = self.data.feature_count();
         for j in [feature, n + feature] {
@@ -302,7 +303,8 @@ impl Default for TuneConfig {
 pub struct EpochLoss {
     /// The epoch number.
     pub epoch: usize,
-    /// Training loss (mean over the epoch's batches; epoch 0: full set).
+    /// Training loss of the weights after the epoch, over the whole
+    /// training set (as the validation loss is measured).
     pub train: f64,
     /// Validation loss after the epoch (NaN without a validation set).
     pub validation: f64,
@@ -431,6 +433,33 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     let mut best = (0usize, curve[0].validation, start);
     let key = fit_key(cfg, k, &curve[0], train.len(), valid.len(), best.2.len());
     let mut resumed = 0;
+    let mut planned_before = None;
+    // Writes the fit's state (when it has a checkpoint file). One that
+    // cannot be written (a full disk) costs only itself: the fit and its
+    // result go on.
+    let save =
+        |epoch: usize, trainer: &Trainer, best: &(usize, f64, Vec<f64>), curve: &[EpochLoss]| {
+            let Some(path) = &cfg.checkpoint else {
+                return;
+            };
+            let (m, v, steps) = trainer.moments();
+            let written = Checkpoint {
+                key: key.clone(),
+                epoch,
+                planned: cfg.epochs,
+                steps,
+                best_epoch: best.0,
+                params: trainer.params().to_vec(),
+                m: m.to_vec(),
+                v: v.to_vec(),
+                best: best.2.clone(),
+                curve: curve.to_vec(),
+            }
+            .write(path);
+            if let Err(e) = written {
+                bar.suspend(|| eprintln!("warning: no checkpoint: {e}"));
+            }
+        };
     if let (Some(path), true) = (&cfg.checkpoint, cfg.resume) {
         if let Some(c) = Checkpoint::read(path)? {
             c.check_key(&key, path)?;
@@ -443,6 +472,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
                 )));
             }
             trainer.restore(&c.params, &c.m, &c.v, c.steps)?;
+            planned_before = Some(c.planned);
             best = (c.best_epoch, c.curve[c.best_epoch].validation, c.best);
             curve = c.curve;
             resumed = c.epoch;
@@ -451,11 +481,18 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     }
     let mut saved = Instant::now();
     for epoch in resumed + 1..=cfg.epochs {
-        let t = trainer.epoch();
-        if !t.is_finite() || trainer.params().iter().any(|p| !p.is_finite()) {
+        let during = trainer.epoch();
+        if !during.is_finite() || trainer.params().iter().any(|p| !p.is_finite()) {
             bar.finish_and_clear();
-            return Err(TuneError::Diverged { epoch, loss: t });
+            return Err(TuneError::Diverged {
+                epoch,
+                loss: during,
+            });
         }
+        // The mean of the batches' losses mixes weights from across the
+        // epoch (with one batch, it is the previous epoch's loss); the curve
+        // and the summary pair each epoch with its own weights' losses.
+        let t = loss_all(train, trainer.params(), k);
         let v = loss_all(valid, trainer.params(), k);
         curve.push(EpochLoss {
             epoch,
@@ -467,30 +504,16 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         }
         bar.set_message(format!("train {t:.6}  validation {v:.6}"));
         bar.inc(1);
-        if let Some(path) = &cfg.checkpoint {
-            if epoch == cfg.epochs || saved.elapsed() >= CHECKPOINT_EVERY {
-                let (m, v, steps) = trainer.moments();
-                let written = Checkpoint {
-                    key: key.clone(),
-                    epoch,
-                    planned: cfg.epochs,
-                    steps,
-                    best_epoch: best.0,
-                    params: trainer.params().to_vec(),
-                    m: m.to_vec(),
-                    v: v.to_vec(),
-                    best: best.2.clone(),
-                    curve: curve.clone(),
-                }
-                .write(path);
-                // A checkpoint that cannot be written (a full disk) costs
-                // only itself: the fit and its result go on.
-                if let Err(e) = written {
-                    bar.suspend(|| eprintln!("warning: no checkpoint: {e}"));
-                }
-                saved = Instant::now();
-            }
+        if epoch == cfg.epochs || saved.elapsed() >= CHECKPOINT_EVERY {
+            save(epoch, &trainer, &best, &curve);
+            saved = Instant::now();
         }
+    }
+    // A fit resumed at exactly its new last epoch runs none: its checkpoint
+    // is written again all the same, now marked finished, so that it no
+    // longer guards a fit that has ended.
+    if resumed > 0 && resumed == cfg.epochs && planned_before != Some(cfg.epochs) {
+        save(resumed, &trainer, &best, &curve);
     }
     bar.finish_and_clear();
     Ok(Fit {

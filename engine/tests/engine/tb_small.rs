@@ -11,9 +11,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// A fresh folder under the system's temporary folder.
+/// A fresh folder in Cargo's scratch folder for tests (under `target/`). The
+/// name is fixed, so each run replaces the last one's tables rather than
+/// leaving them behind: the shared tables live in a static, which is never
+/// dropped, so they cannot be removed when the tests end.
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bushka-tb-{}-{tag}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

@@ -105,6 +105,19 @@ fn unexercised_weights_keep_their_values() {
     assert_ne!(p[1], init[1]);
 }
 
+/// A minimum inside the range is found away from its ends; a loss that
+/// only falls toward an end gives that end, which is flagged.
+#[test]
+fn a_k_at_the_end_of_the_range_is_flagged() {
+    let inside = minimise_k(|k| (k.ln() - 1.0).powi(2));
+    assert!((inside - std::f64::consts::E).abs() < 1e-3, "{inside}");
+    assert!(!tuner::kfit::at_a_bound(inside));
+    let low = minimise_k(|k| k);
+    assert!(tuner::kfit::at_a_bound(low), "{low}");
+    let high = minimise_k(|k| -k);
+    assert!(tuner::kfit::at_a_bound(high), "{high}");
+}
+
 #[test]
 fn k_fitting_finds_the_minimum() {
     // A known function of k with its minimum at 2.5.
@@ -513,6 +526,95 @@ fn tuned_weights_round_trip_through_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
     let names = <Position as Features>::NAMES;
     assert_eq!(back.names(), names);
+}
+
+/// Synthetic data with Bushka's features, no validation set.
+fn bushka_synthetic(seed: u64) -> tuner::Loaded {
+    let n = <Position as Features>::NAMES.len();
+    let truth = random_params(2 * n, 40, seed);
+    let spec = SyntheticSpec {
+        features: n,
+        ..spec(3000)
+    };
+    tuner::Loaded {
+        train: synthetic(&spec, &truth, 1.0),
+        validation: synthetic(
+            &SyntheticSpec {
+                positions: 0,
+                ..spec
+            },
+            &truth,
+            1.0,
+        ),
+        report: tuner::LoadReport::default(),
+    }
+}
+
+/// A fit of `epochs` epochs of one batch each, nothing frozen.
+fn full_batch(epochs: usize, checkpoint: Option<std::path::PathBuf>) -> TuneConfig {
+    TuneConfig {
+        epochs,
+        lr: 2.0,
+        batch: 0,
+        lambda: 0.0,
+        k: Some(1.0),
+        freeze: Vec::new(),
+        regularize: 0.0,
+        progress: false,
+        resume: checkpoint.is_some(),
+        checkpoint,
+    }
+}
+
+/// A fit stopped at epoch 4 of 6 and resumed with `--epochs 4` runs no
+/// epoch, yet leaves its checkpoint marked finished: otherwise the next fit
+/// without `--resume` would be refused as overwriting a stopped one.
+#[test]
+fn a_fit_resumed_at_its_last_epoch_marks_its_checkpoint_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.json.checkpoint");
+    let init = Weights::default_for(GameKind::Bushka);
+    let first = tuner::tune(
+        &mut bushka_synthetic(22),
+        &init,
+        &full_batch(4, Some(path.clone())),
+    )
+    .unwrap();
+    let mut stopped = tuner::Checkpoint::read(&path).unwrap().unwrap();
+    assert!(stopped.finished());
+    stopped.planned = 6;
+    stopped.write(&path).unwrap();
+    let again = tuner::tune(
+        &mut bushka_synthetic(22),
+        &init,
+        &full_batch(4, Some(path.clone())),
+    )
+    .unwrap();
+    assert_eq!(again.resumed, 4);
+    assert_eq!(again.weights, first.weights);
+    let now = tuner::Checkpoint::read(&path).unwrap().unwrap();
+    assert_eq!((now.epoch, now.planned), (4, 4));
+    assert!(now.finished());
+}
+
+/// Each epoch's training loss in the curve is that of the weights after the
+/// epoch, over the whole set: with one batch an epoch, the mean of the
+/// batches' losses would repeat the previous epoch's.
+#[test]
+fn each_epochs_training_loss_is_its_own_weights() {
+    let mut loaded = bushka_synthetic(21);
+    let init = Weights::default_for(GameKind::Bushka);
+    let out = tuner::tune(&mut loaded, &init, &full_batch(4, None)).unwrap();
+    let curve = &out.curve;
+    assert_eq!(curve.len(), 5);
+    for pair in curve.windows(2) {
+        assert!(pair[1].train < pair[0].train, "{curve:?}");
+    }
+    // Without a validation set the last epoch is kept: its loss is the
+    // curve's last (up to the rounding to whole weights).
+    let kept = loss_all(&loaded.train, &weights_to_params(&out.weights), 1.0);
+    let last = curve[4].train;
+    assert!((kept - last).abs() < 0.01 * last, "{kept} vs {last}");
 }
 
 /// Losses, gradients and the fitted k are the same to the bit whatever the
