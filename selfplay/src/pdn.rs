@@ -428,6 +428,13 @@ impl Line {
     fn is_tag(&self) -> bool {
         self.text.trim_start().starts_with('[')
     }
+
+    /// Whether the line is one or more whole `[Name "value"]` headers, and
+    /// nothing else.
+    fn is_whole_tag(&self) -> bool {
+        let t = self.text.trim();
+        t.starts_with('[') && t.ends_with(']') && t.contains('"')
+    }
 }
 
 /// Reads games one at a time from any buffered input, holding one line and
@@ -550,6 +557,12 @@ impl<R: BufRead> PdnReader<R> {
         let mut comment = String::new();
         let mut last_line = self.line_number;
         let mut game_bytes = 0;
+        // Whether the game has headers, and whether they have been followed
+        // by a blank line or movetext: a header line after that starts the
+        // next game. (A comment before any header, such as a file's opening
+        // remark, does not end a header section.)
+        let mut tags_seen = false;
+        let mut headers_over = false;
         while let Some(line) = self.next_line()? {
             last_line = line.number;
             if line.too_long {
@@ -563,10 +576,11 @@ impl<R: BufRead> PdnReader<R> {
             if comment_from.is_none() {
                 let trimmed = line.text.trim();
                 if trimmed.is_empty() || trimmed.starts_with('%') {
+                    headers_over |= trimmed.is_empty() && tags_seen;
                     continue;
                 }
                 if trimmed.starts_with('[') {
-                    if moves_seen {
+                    if moves_seen || headers_over {
                         let start = start.unwrap_or(line.number);
                         let number = line.number;
                         self.pushed_back = Some(line);
@@ -575,6 +589,7 @@ impl<R: BufRead> PdnReader<R> {
                             start,
                         });
                     }
+                    tags_seen = true;
                     let first = *start.get_or_insert(line.number);
                     if let Err(e) = add_game_text(&mut game_bytes, &line, first) {
                         self.recovering = Some(true);
@@ -586,7 +601,14 @@ impl<R: BufRead> PdnReader<R> {
                     }
                     continue;
                 }
+            } else if let (Some(opened), true) = (comment_from, line.is_whole_tag()) {
+                // A comment left open would swallow the games after it: a
+                // whole header line (which no comment this program writes
+                // holds, as they are written on one line) starts the next.
+                self.pushed_back = Some(line);
+                return Err(PdnError::UnterminatedComment { line: opened });
             }
+            headers_over |= tags_seen;
             // The game's text so far (a header line of the next game, read
             // above, is not counted).
             let first = *start.get_or_insert(line.number);

@@ -82,7 +82,7 @@ fn build(pieces: u8, dir: &std::path::Path, quiet: bool) -> Result<()> {
 
 /// `tb probe`: the value, then the best move when there is one.
 fn probe(text: &str, dir: &std::path::Path) -> Result<()> {
-    let pos = Position::parse_position(text).map_err(|e| anyhow!("{e}"))?;
+    let pos: Position = super::rules::read_position(text)?;
     let tb = Tablebase::open(dir).map_err(|e| anyhow!("{e}"))?;
     let mat = Material::of(&pos);
     let both_sides = pos.pieces(Color::White) != 0 && pos.pieces(Color::Black) != 0;

@@ -83,6 +83,15 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
         assert!(last_info.contains(score), "{pos}: {last_info}");
     }
 
+    // `start`, as everywhere a position is taken, is outside these tables.
+    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        .args(["tb", "probe", "--position", "start", "--dir", d])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("outside the built tables"), "{err}");
+
     // A game that reaches a table position ends with the table's value: the
     // king and man win for White to move (7 plies), whoever plays White.
     let book = dir.join("book.txt");

@@ -182,6 +182,65 @@ hello world
     assert!(message.starts_with("line 1: malformed tag"), "{message}");
 }
 
+/// A comment left open, or headers with no movetext, end their game at the
+/// next game's headers: the games after them are read, not swallowed.
+#[test]
+fn a_broken_game_does_not_swallow_the_next() {
+    let summary = |text: &str| -> Vec<String> {
+        read_all(text)
+            .iter()
+            .map(|g| match g {
+                Ok(r) => format!("ok {} {}", r.event, r.moves.len()),
+                Err(e) => format!("{} {}", e.line(), error_kind(e)),
+            })
+            .collect()
+    };
+    let open_comment = "\
+[Event \"one\"]
+
+1. dc3 {broken comment
+[Event \"two\"]
+
+1. dc3 {fine} c54x *
+
+[Event \"three\"] [Round \"3\"]
+
+1. dc3 *
+";
+    assert_eq!(
+        summary(open_comment),
+        ["3 UnterminatedComment", "ok two 2", "ok three 1"]
+    );
+    let no_movetext = "\
+[Event \"one\"]
+[Result \"1-0\"]
+
+[Event \"two\"]
+
+1. dc3 *
+[Event \"three\"]
+
+{only a comment}
+[Event \"four\"]
+
+1. dc3 c54x 1-0
+";
+    assert_eq!(
+        summary(no_movetext),
+        [
+            "4 MissingResult",
+            "ok two 1",
+            "10 MissingResult",
+            "ok four 2"
+        ]
+    );
+    // A comment over several lines, holding brackets, is still one comment.
+    let long_comment = "[Event \"x\"]\n\n1. dc3 {a [note]\nand [more \"quoted\"] text} *\n";
+    let games = read_all(long_comment);
+    let game = games[0].as_ref().unwrap();
+    assert_eq!(game.comments[&0], "a [note] and [more \"quoted\"] text");
+}
+
 fn error_kind(e: &PdnError) -> &'static str {
     match e {
         PdnError::Io { .. } => "Io",
