@@ -224,7 +224,7 @@ fn parse() -> Result<Cli, i32> {
             0
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
+            eprintln!("{}", missing_subcommand(std::env::args_os().skip(1)));
             2
         }
         _ => {
@@ -232,6 +232,38 @@ fn parse() -> Result<Cli, i32> {
             2
         }
     })
+}
+
+/// The one line for a command given without the subcommand it needs
+/// (`bushka pdn`): which command, and the subcommands it takes.
+fn missing_subcommand(args: impl Iterator<Item = std::ffi::OsString>) -> String {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut path = vec!["bushka".to_string()];
+    for arg in args {
+        let next = arg
+            .to_str()
+            .and_then(|a| command.find_subcommand(a))
+            .cloned();
+        if let Some(sub) = next {
+            path.push(sub.get_name().to_string());
+            command = sub;
+        }
+    }
+    let path = path.join(" ");
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .map(clap::Command::get_name)
+        .collect();
+    if names.is_empty() {
+        format!("error: `{path}` needs arguments (`{path} --help` lists them)")
+    } else {
+        format!(
+            "error: `{path}` needs a subcommand: {} (`{path} --help` says more)",
+            names.join(", ")
+        )
+    }
 }
 
 /// Runs one command.

@@ -180,6 +180,17 @@ fn bench_speedup_prints_a_table_of_both_thread_counts() {
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
+    // A command without the subcommand it needs names the ones it takes.
+    refused(&[], "`bushka` needs a subcommand: moves, perft,");
+    refused(&["pdn"], "`bushka pdn` needs a subcommand: check, clock (");
+    refused(
+        &["tb"],
+        "`bushka tb` needs a subcommand: build, probe, stats (",
+    );
+    refused(
+        &["tactics"],
+        "`bushka tactics` needs a subcommand: mine, solve (",
+    );
     refused(&["bench", "--speedup"], "--threads T (2 or more)");
     refused(&["bench", "--rounds", "3"], "--speedup");
     refused(
