@@ -77,7 +77,9 @@ fn play_of<G: EvalSource>(args: &PlayArgs) -> Result<()> {
     let mut game = GameRecord::new(start);
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout();
-    writeln!(out, "{HELP}")?;
+    if args.human != Human::None {
+        writeln!(out, "{HELP}")?;
+    }
     let mut shown = usize::MAX;
     loop {
         let pos = *game.current();

@@ -63,7 +63,8 @@ pub const HORIZON: u32 = 25;
 pub struct Limits {
     /// Deepest iteration to complete.
     pub depth: Option<u32>,
-    /// Nodes to search (exact at one thread, approximate with more).
+    /// Nodes to search (at one thread exact once the first iteration, which
+    /// always completes, is done; approximate with more threads).
     pub nodes: Option<u64>,
     /// Fixed time for this move.
     pub movetime: Option<Duration>,

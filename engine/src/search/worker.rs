@@ -191,20 +191,15 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     /// True when the main thread should not start another iteration.
     fn enough(&self, depth: u32, score: i32, root_moves: usize) -> bool {
         let sh = self.shared;
-        let timed = sh.limits.movetime.is_some() || sh.limits.clock.is_some();
-        if timed && root_moves == 1 {
-            return true;
-        }
-        if score.abs() >= MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
-            // A forced result well inside the horizon: deeper search cannot change it.
-            return sh.limits.depth.is_none_or(|d| depth >= d);
-        }
-        if let Some(d) = sh.limits.depth {
-            if depth >= d {
-                return true;
-            }
-        }
-        sh.soft.is_some_and(|s| sh.start.elapsed() >= s) || sh.stopping()
+        enough(
+            &sh.limits,
+            Done {
+                depth,
+                score,
+                root_moves,
+            },
+            || sh.soft.is_some_and(|s| sh.start.elapsed() >= s) || sh.stopping(),
+        )
     }
 
     /// The root search with a window around the previous score, widened on failure.
@@ -545,5 +540,84 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             );
         }
         best
+    }
+}
+
+/// What the last completed iteration found, for [`enough`].
+#[derive(Clone, Copy)]
+struct Done {
+    depth: u32,
+    score: i32,
+    root_moves: usize,
+}
+
+/// Whether to start no further iteration after `done`, under `limits`;
+/// `out_of_time` tells whether the soft time limit has passed or a stop was
+/// asked (asked last, as it reads the clock).
+fn enough(limits: &super::Limits, done: Done, out_of_time: impl FnOnce() -> bool) -> bool {
+    let timed = limits.movetime.is_some() || limits.clock.is_some();
+    if timed && done.root_moves == 1 {
+        return true;
+    }
+    if done.score.abs() >= MATE_BOUND
+        && done.depth as i32 > 2 * (MATE - done.score.abs()) + 2
+        && limits.depth.is_none()
+    {
+        // A forced result well inside the horizon: deeper search cannot
+        // change it. (With a depth limit the search goes on to it, unless
+        // time or a stop, checked below, ends it first.)
+        return true;
+    }
+    if limits.depth.is_some_and(|d| done.depth >= d) {
+        return true;
+    }
+    out_of_time()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{enough, Done, MATE};
+    use crate::search::{Clock, Limits};
+    use std::time::Duration;
+
+    /// A forced result ends the deepening only without a depth limit; with
+    /// one, the depth, the time and a stop still decide, so a clock's soft
+    /// limit is kept.
+    #[test]
+    fn a_forced_result_under_a_depth_limit_still_heeds_the_time() {
+        let forced = Done {
+            depth: 9,
+            score: MATE - 2,
+            root_moves: 5,
+        };
+        let clock = Some(Clock::new(Duration::from_secs(60), Duration::from_secs(1)));
+        let both = Limits {
+            depth: Some(100),
+            clock,
+            ..Limits::default()
+        };
+        assert!(enough(&both, forced, || true), "the soft limit has passed");
+        assert!(
+            !enough(&both, forced, || false),
+            "time is left, depth 100 not reached"
+        );
+        let clock_only = Limits {
+            clock,
+            ..Limits::default()
+        };
+        assert!(enough(&clock_only, forced, || false));
+        assert!(enough(&Limits::depth(9), forced, || false));
+        assert!(!enough(&Limits::depth(10), forced, || false));
+        // Not yet well inside the horizon: search on.
+        let near = Done { depth: 5, ..forced };
+        assert!(!enough(&clock_only, near, || false));
+        // One legal move under a time limit: no need to search it deeper.
+        let single = Done {
+            root_moves: 1,
+            score: 0,
+            ..forced
+        };
+        assert!(enough(&clock_only, single, || false));
+        assert!(!enough(&Limits::depth(20), single, || false));
     }
 }
