@@ -299,23 +299,29 @@ impl LineResult {
     /// edited or damaged).
     pub fn consistent(&self) -> Result<(), String> {
         let line = engine::files::quoted(&self.line, 80);
-        let sum = self.white_wins + self.draws + self.black_wins;
-        if sum != self.games {
+        // Sums that overflow are refused like any others that disagree (an
+        // edited file's counts may be anything).
+        fn total(mut xs: impl Iterator<Item = u64>) -> Option<u64> {
+            xs.try_fold(0u64, u64::checked_add)
+        }
+        let sum = total([self.white_wins, self.draws, self.black_wins].into_iter());
+        if sum != Some(self.games) {
             return Err(format!(
                 "line {line}: {} wins + {} draws + {} losses is not {} games",
                 self.white_wins, self.draws, self.black_wins, self.games
             ));
         }
-        if 2 * self.pairs.iter().sum::<u64>() != self.games {
+        let pairs = total(self.pairs.iter().copied()).and_then(|p| p.checked_mul(2));
+        if pairs != Some(self.games) {
             return Err(format!(
                 "line {line}: {:?} pairs do not make {} games",
                 self.pairs, self.games
             ));
         }
-        let by = |m: &BTreeMap<String, u64>| m.values().sum::<u64>();
-        if by(&self.white_wins_by) != self.white_wins
-            || by(&self.black_wins_by) != self.black_wins
-            || by(&self.draws_by) != self.draws
+        let by = |m: &BTreeMap<String, u64>| total(m.values().copied());
+        if by(&self.white_wins_by) != Some(self.white_wins)
+            || by(&self.black_wins_by) != Some(self.black_wins)
+            || by(&self.draws_by) != Some(self.draws)
         {
             return Err(format!(
                 "line {line}: the reasons do not add up to the results"

@@ -301,8 +301,7 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         );
     }
     let book = match (&a.openings, &a.openings_pdn) {
-        (Some(p), _) => std::fs::read_to_string(p)
-            .with_context(|| format!("cannot read --openings {}", p.display()))?,
+        (Some(p), _) => read_book(p)?,
         (None, Some(p)) => {
             with_game!(a.game, G => pdn_book::<G>(p, a.opening_plies.unwrap_or(8) as usize))?
         }
@@ -416,6 +415,18 @@ fn warn_oversubscribed(cfg: &Config, cores: usize) {
 
 /// An opening book (position texts, one a line) from the games of a PDN
 /// file, each after its first `plies` plies.
+/// The longest `--openings` book read: far beyond any real book (a million
+/// positions take about 100 MB), short of filling the memory with a file
+/// named by mistake (`/dev/zero`).
+const MAX_BOOK: u64 = 256 << 20;
+
+/// The text of an `--openings` book.
+fn read_book(path: &Path) -> Result<String> {
+    let bytes = engine::files::read_capped(path, MAX_BOOK)
+        .with_context(|| format!("cannot read --openings {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| anyhow!("--openings {}: not UTF-8 text", path.display()))
+}
+
 fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
     let f = std::fs::File::open(path)
         .with_context(|| format!("cannot read --openings-pdn {}", path.display()))?;

@@ -804,6 +804,8 @@ fn output_mistakes_are_refused_and_lose_nothing() {
     .unwrap();
     std::fs::write(&w, &weights).unwrap();
     let shared = format!("weights={w}");
+    let w_bin = path("w.bin");
+    std::fs::write(&w_bin, [0xff, 0xfe, 0x00, 0x80]).unwrap();
     for (extra, expect) in [
         (
             vec!["--openings", &book, "--json", &book],
@@ -819,6 +821,13 @@ fn output_mistakes_are_refused_and_lose_nothing() {
         ),
         (vec!["--json", dir.path().to_str().unwrap()], "is a folder"),
         (vec!["--json", "/nonexistent/s.json"], "does not exist"),
+        // A book that is not a text file of reasonable size: refused, not
+        // read into the memory without end.
+        (
+            vec!["--openings", "/dev/zero"],
+            "longer than 268435456 bytes",
+        ),
+        (vec!["--openings", &w_bin], "not UTF-8 text"),
     ] {
         refused(&strs(&game(&extra)), expect);
     }

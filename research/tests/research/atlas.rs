@@ -388,6 +388,26 @@ fn a_line_of_one_pair_has_no_verdict() {
     assert_eq!(research::report::verdict(&fake("g3")), "holds");
 }
 
+/// Counts that overflow when added (an edited results file) are refused,
+/// not wrapped round to agree or a panic.
+#[test]
+fn counts_that_overflow_are_refused() {
+    let mut r = fake("e3");
+    (r.games, r.white_wins, r.draws, r.black_wins) = (0, u64::MAX, 1, 0);
+    let err = r.consistent().unwrap_err();
+    assert!(err.contains("is not 0 games"), "{err}");
+    let mut r = fake("e3");
+    r.pairs = [u64::MAX / 2 + 1, 0, 0, 0, 0];
+    r.games = 0;
+    (r.white_wins, r.draws, r.black_wins) = (0, 0, 0);
+    let err = r.consistent().unwrap_err();
+    assert!(err.contains("pairs do not make"), "{err}");
+    let mut r = fake("e3");
+    r.white_wins_by.insert("overflow".to_string(), u64::MAX);
+    let err = r.consistent().unwrap_err();
+    assert!(err.contains("reasons do not add up"), "{err}");
+}
+
 /// Of 24 first moves with distinct draw rates, 8 are sharp and 8 quiet.
 #[test]
 fn sharp_and_quiet_are_thirds_of_equal_size() {
