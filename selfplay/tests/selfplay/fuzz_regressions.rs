@@ -138,3 +138,20 @@ fn pdn_resume_corpus() {
         "{accepted} accepted, {refused} refused"
     );
 }
+
+/// The `data` target's corpus (`fuzz/corpus/data`) through the target's
+/// own checks (`fuzz_data_check.rs`, which the target includes): the
+/// `--resume` path of a training-data file keeps only whole lines of
+/// finished games, or refuses in one line and changes nothing.
+#[test]
+fn data_corpus() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/data");
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = 0;
+    for entry in std::fs::read_dir(&corpus).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        super::fuzz_data_check::check_data_file(&data, &dir.path().join("run.data"));
+        inputs += 1;
+    }
+    assert!(inputs >= 100, "{inputs} inputs");
+}

@@ -2,6 +2,7 @@
 //! one test binary (`cargo test -p bushka-selfplay --test selfplay`).
 
 mod clock;
+mod fuzz_data_check;
 mod fuzz_regressions;
 mod pdn;
 mod ratings;
