@@ -157,7 +157,10 @@ pub fn build(
         ] {
             let t = terminations.entry(side.to_string()).or_default();
             for (why, n) in by {
-                *t.entry(why.clone()).or_insert(0) += n;
+                // Saturating: each line's counts were checked, their sum
+                // over lines of an edited file may still not fit.
+                let count = t.entry(why.clone()).or_insert(0);
+                *count = count.saturating_add(*n);
             }
         }
     }
@@ -209,7 +212,10 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
          (wall time of each line, summed).\n",
         atlas.lines_measured,
         atlas.lines_expected,
-        atlas.lines.iter().map(|r| r.games).sum::<u64>(),
+        atlas
+            .lines
+            .iter()
+            .fold(0u64, |sum, r| sum.saturating_add(r.games)),
         atlas.seconds
     );
     if let Some(c) = chart {

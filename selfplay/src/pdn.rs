@@ -429,11 +429,13 @@ impl Line {
         self.text.trim_start().starts_with('[')
     }
 
-    /// Whether the line is one or more whole `[Name "value"]` headers, and
-    /// nothing else.
-    fn is_whole_tag(&self) -> bool {
+    /// Whether the line is headers, and nothing else, the first of them
+    /// `[Event "..."]`: how a game's header section begins (every record
+    /// this program writes does so).
+    fn starts_a_game(&self) -> bool {
         let t = self.text.trim();
-        t.starts_with('[') && t.ends_with(']') && t.contains('"')
+        t.starts_with("[Event \"")
+            && read_tags(t, self.number, &mut GameRecord::blank(), &mut None).is_ok()
     }
 }
 
@@ -558,9 +560,10 @@ impl<R: BufRead> PdnReader<R> {
         let mut last_line = self.line_number;
         let mut game_bytes = 0;
         // Whether the game has headers, and whether they have been followed
-        // by a blank line or movetext: a header line after that starts the
-        // next game. (A comment before any header, such as a file's opening
-        // remark, does not end a header section.)
+        // by a blank line or movetext without moves: an `[Event` header
+        // line after that starts the next game (other headers after a blank
+        // line are still this game's). A comment before any header, such as
+        // a file's opening remark, does not end a header section.
         let mut tags_seen = false;
         let mut headers_over = false;
         while let Some(line) = self.next_line()? {
@@ -580,7 +583,7 @@ impl<R: BufRead> PdnReader<R> {
                     continue;
                 }
                 if trimmed.starts_with('[') {
-                    if moves_seen || headers_over {
+                    if moves_seen || (headers_over && line.starts_a_game()) {
                         let start = start.unwrap_or(line.number);
                         let number = line.number;
                         self.pushed_back = Some(line);
@@ -601,10 +604,11 @@ impl<R: BufRead> PdnReader<R> {
                     }
                     continue;
                 }
-            } else if let (Some(opened), true) = (comment_from, line.is_whole_tag()) {
+            } else if let (Some(opened), true) = (comment_from, line.starts_a_game()) {
                 // A comment left open would swallow the games after it: a
-                // whole header line (which no comment this program writes
-                // holds, as they are written on one line) starts the next.
+                // line of whole headers beginning with `[Event` (which no
+                // comment this program writes holds, as they are written on
+                // one line) starts the next.
                 self.pushed_back = Some(line);
                 return Err(PdnError::UnterminatedComment { line: opened });
             }

@@ -413,8 +413,6 @@ fn warn_oversubscribed(cfg: &Config, cores: usize) {
     }
 }
 
-/// An opening book (position texts, one a line) from the games of a PDN
-/// file, each after its first `plies` plies.
 /// The longest `--openings` book read: far beyond any real book (a million
 /// positions take about 100 MB), short of filling the memory with a file
 /// named by mistake (`/dev/zero`).
@@ -427,6 +425,8 @@ fn read_book(path: &Path) -> Result<String> {
     String::from_utf8(bytes).map_err(|_| anyhow!("--openings {}: not UTF-8 text", path.display()))
 }
 
+/// An opening book (position texts, one a line) from the games of a PDN
+/// file, each after its first `plies` plies.
 fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
     let f = std::fs::File::open(path)
         .with_context(|| format!("cannot read --openings-pdn {}", path.display()))?;

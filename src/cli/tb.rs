@@ -25,7 +25,8 @@ pub enum TbCommand {
     },
     /// The exact value of a position and its best move.
     Probe {
-        /// A position text (docs/rules.md 1.8).
+        /// A position text (docs/rules.md 1.8), or `start` for the initial
+        /// position.
         #[arg(long)]
         position: String,
         /// Folder of the table files.

@@ -377,11 +377,16 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
     outln!("k = {:.4} ({how})", o.k);
     if o.k_fitted && tuner::kfit::at_a_bound(o.k) {
         eprintln!(
-            "warning: the fitted k {:.4} is at an end of the range searched ({} to {}): the \
-             results barely follow the initial weights' evaluation; choose one with --k",
+            "warning: the fitted k {:.4} is at an end of the range searched ({} to {}): {}; \
+             choose one with --k",
             o.k,
             tuner::kfit::K_MIN,
-            tuner::kfit::K_MAX
+            tuner::kfit::K_MAX,
+            if o.k < 1.0 {
+                "the results barely follow the initial weights' evaluation"
+            } else {
+                "the initial weights' evaluations are on too small a scale for the results"
+            }
         );
     }
     outln!("pull toward the initial weights: {pull} positions (--regularize)");

@@ -11,12 +11,27 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// A fresh folder in Cargo's scratch folder for tests (under `target/`). The
-/// name is fixed, so each run replaces the last one's tables rather than
-/// leaving them behind: the shared tables live in a static, which is never
-/// dropped, so they cannot be removed when the tests end.
+/// A fresh folder in Cargo's scratch folder for tests (under `target/`),
+/// named by this process, so that runs at once (debug and release, two
+/// `cargo test`) keep apart. The shared tables live in a static, which is
+/// never dropped, so they cannot be removed when the tests end: the folders
+/// of earlier runs whose process has gone are removed here instead.
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-{tag}"));
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let me = std::process::id();
+    for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix("tb-")
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != me && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let dir = root.join(format!("tb-{me}-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

@@ -234,6 +234,38 @@ fn a_broken_game_does_not_swallow_the_next() {
             "ok four 2"
         ]
     );
+    // Headers split by a blank line, a comment line or a `%` line are one
+    // game's unless the later ones begin with `[Event`; and a comment's
+    // line that looks like a header, but not an `[Event` one, stays in it.
+    let split_headers = "\
+[Event \"one\"]
+[GameType \"bushka\"]
+
+[White \"a\"]
+{a remark}
+[Black \"b\"]
+% an escape line
+[Round \"7\"]
+
+1. dc3 {a comment quoting
+[FEN \"W:W31:B1\"]
+[see \"note\"] over lines} c54x *
+";
+    let games = read_all(split_headers);
+    assert_eq!(games.len(), 1, "{games:?}");
+    let game = games[0].as_ref().unwrap();
+    assert_eq!(
+        (
+            game.event.as_str(),
+            game.white.as_str(),
+            game.black.as_str(),
+            game.round.as_str()
+        ),
+        ("one", "a", "b", "7")
+    );
+    assert_eq!(game.game_type, "bushka");
+    assert_eq!(game.moves, ["dc3", "c54x"]);
+    assert!(game.comments[&0].contains("[FEN \"W:W31:B1\"] [see \"note\"]"));
     // A comment over several lines, holding brackets, is still one comment.
     let long_comment = "[Event \"x\"]\n\n1. dc3 {a [note]\nand [more \"quoted\"] text} *\n";
     let games = read_all(long_comment);
