@@ -13,9 +13,9 @@ use engine::{bashnya, bushka, Game};
 use libfuzzer_sys::fuzz_target;
 use selfplay::clock::TimeControl;
 use selfplay::external::{parse_score, split_command, value_of};
+use selfplay::game::{parse_win, MAX_WIN_MOVES};
 use selfplay::openings::{book_from_pdn, parse_book};
 use selfplay::ratings::parse_anchor;
-use selfplay::game::{parse_win, MAX_WIN_MOVES};
 use selfplay::spec::{with_each, EngineSpec};
 use selfplay::stats::Sprt;
 

@@ -155,10 +155,9 @@ pub fn check_weights(w: &Weights) {
     engine::with_game!(w.kind(), G => eval_symmetry::<G>(w));
 }
 
-fn eval_symmetry<G: Game>(w: &Weights)
-where
-    Weights: Evaluator<G>,
-{
+/// Checks that `w` scores each position of a short game as its colour
+/// mirror.
+pub fn eval_symmetry<G: Game>(w: &(impl Evaluator<G> + ?Sized)) {
     let mut p = G::start();
     let mut list = MoveList::new();
     // A short deterministic game: the first legal move, then the last, ...
@@ -176,5 +175,26 @@ where
         }
         let i = if ply % 2 == 0 { 0 } else { list.len() - 1 };
         p = p.play(&list[i]);
+    }
+}
+
+/// A weights file as the commands load it (`--weights`, `weights=`, the
+/// hub's `weights`): under each `--eval` choice, `select_eval` refuses it in
+/// one line or gives an evaluator that scores positions as their colour
+/// mirrors, and a file that loads has a one-line id (`eval_id`).
+pub fn check_weights_file<G: engine::eval::Patterns>(path: &str)
+where
+    engine::eval::Material: Evaluator<G>,
+{
+    use engine::eval::{eval_id, select_eval, EvalKind};
+    for kind in [EvalKind::Auto, EvalKind::Features, EvalKind::Patterns] {
+        match select_eval::<G>(Some(path), kind) {
+            Ok(eval) => {
+                eval_symmetry::<G>(&*eval);
+                let id = eval_id::<G>(Some(path), kind).expect("a loaded file has an id");
+                assert_one_line(&id);
+            }
+            Err(e) => assert_one_line(&e),
+        }
     }
 }

@@ -74,6 +74,21 @@ fn corpus_weights() {
     });
 }
 
+/// The `weights_file` target's corpus: each input as a weights file loaded
+/// under every `--eval` choice in both games, refused in one line or
+/// scoring mirrored positions alike.
+#[test]
+fn corpus_weights_file() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = dir.path().join("weights");
+    let text = path.to_str().expect("a UTF-8 path").to_string();
+    run_corpus("weights_file", |data| {
+        std::fs::write(&path, data).expect("write the input");
+        fuzz_support::check_weights_file::<bushka::Position>(&text);
+        fuzz_support::check_weights_file::<bashnya::Position>(&text);
+    });
+}
+
 /// The shipped weights files read, write back the same and score mirrored
 /// positions alike (the weights fuzz target's seeds).
 #[test]
