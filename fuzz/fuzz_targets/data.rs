@@ -8,11 +8,6 @@ use libfuzzer_sys::fuzz_target;
 include!("../../selfplay/tests/selfplay/fuzz_data_check.rs");
 
 fuzz_target!(|data: &[u8]| {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let path = dir.join(format!("bushka-fuzz-data-{}.txt", std::process::id()));
+    let path = fuzz_support::input_dir("data").join("run.data");
     check_data_file(data, &path);
 });

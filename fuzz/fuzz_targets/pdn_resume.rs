@@ -11,11 +11,6 @@ use libfuzzer_sys::fuzz_target;
 include!("../../selfplay/tests/selfplay/fuzz_pdn_resume_check.rs");
 
 fuzz_target!(|data: &[u8]| {
-    let dir = if std::path::Path::new("/dev/shm").is_dir() {
-        std::path::PathBuf::from("/dev/shm")
-    } else {
-        std::env::temp_dir()
-    };
-    let path = dir.join(format!("bushka-fuzz-pdn-resume-{}.pdn", std::process::id()));
+    let path = fuzz_support::input_dir("pdn-resume").join("run.pdn");
     check_pdn_resume(data, &path);
 });
