@@ -10,6 +10,7 @@
 use crate::eval::{EvalSource, SharedEval};
 use crate::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
 use crate::game::{Game, GameKind};
+use crate::record::GameRecord;
 use crate::search::{Clock, Engine, Info, Limits, Score, SearchInput};
 use crate::tt::HashSize;
 use crate::{bashnya, bushka, with_game};
@@ -119,8 +120,9 @@ struct Session<G: EvalSource> {
     engine: Arc<Mutex<Engine<G>>>,
     stop: Arc<AtomicBool>,
     eval: SharedEval<G>,
-    position: G,
-    history: Vec<u64>,
+    /// The game from the `pos` command's position through its moves: the
+    /// position to search, its history and whether it has ended.
+    game: GameRecord<G>,
     limits: Limits,
 }
 
@@ -138,8 +140,7 @@ impl<G: EvalSource> Session<G> {
             engine: Arc::new(Mutex::new(engine)),
             stop,
             eval: G::default_eval(),
-            position: G::start(),
-            history: Vec::new(),
+            game: GameRecord::new(G::start()),
             limits: Limits::depth(12),
         })
     }
@@ -163,63 +164,40 @@ impl<G: EvalSource> Session<G> {
 
     /// `pos pos=TEXT moves="m1 m2"` (or `pos start`).
     fn set_position(&mut self, text: Option<&str>, moves: Option<&str>) -> Result<(), String> {
-        let mut pos = match text {
+        let start = match text {
             None | Some("start") => G::start(),
             Some(t) => G::parse_position(t).map_err(|e| e.to_string())?,
         };
-        let mut history: Vec<u64> = Vec::new();
-        // How often each position since the last irreversible move occurred.
-        let mut seen: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+        let mut game = GameRecord::new(start);
         for (i, m) in moves.unwrap_or("").split_whitespace().enumerate() {
-            let key = <G as Game>::hash(&pos);
-            let count = seen.entry(key).or_default();
-            *count += 1;
-            if *count >= 3 {
+            let at = || format!("move {} ({})", i + 1, crate::files::quoted(m, 40));
+            if game.repetitions() >= 3 {
                 return Err(format!(
-                    "move {} ({}): the game had already ended, drawn by threefold repetition",
-                    i + 1,
-                    crate::files::quoted(m, 40)
+                    "{}: the game had already ended, drawn by threefold repetition",
+                    at()
                 ));
             }
-            let mv = pos
-                .parse_move(m)
-                .map_err(|e| format!("move {} ({}): {e}", i + 1, crate::files::quoted(m, 40)))?;
-            let after = pos.play(&mv);
-            if pos.is_irreversible(&mv, &after) {
-                history.clear();
-                seen.clear();
-            } else {
-                history.push(<G as Game>::hash(&pos));
-            }
-            pos = after;
+            game.push_text(m).map_err(|e| format!("{}: {e}", at()))?;
         }
-        self.position = pos;
-        self.history = history;
+        self.game = game;
         Ok(())
-    }
-
-    /// The position occurs for the third time: the game is over, drawn
-    /// (docs/rules.md 1.6).
-    fn repeated(&self) -> bool {
-        let key = <G as Game>::hash(&self.position);
-        self.history.iter().filter(|&&h| h == key).count() >= 2
     }
 
     /// Starts a search on a worker thread; it prints `info` lines and `done`.
     fn go(&mut self, out: Output) -> std::io::Result<JoinHandle<()>> {
         let engine = Arc::clone(&self.engine);
         let eval = Arc::clone(&self.eval);
-        let pos = self.position;
+        let pos = *self.game.current();
         let input = SearchInput {
             position: pos,
-            history: self.history.clone(),
+            history: self.game.search_history(),
             limits: self.limits,
         };
         self.stop.store(false, Relaxed);
         let unbounded = self.limits == Limits::default();
-        // A third occurrence has ended the game, drawn: no move is offered,
-        // as when the side to move has none.
-        let over = self.repeated();
+        // A third occurrence has ended the game, drawn (docs/rules.md 1.6):
+        // no move is offered, as when the side to move has none.
+        let over = self.game.repetitions() >= 3;
         let stop = Arc::clone(&self.stop);
         std::thread::Builder::new()
             .name("hub-search".into())
@@ -615,7 +593,6 @@ fn seconds(value: &str, what: &str) -> Result<Duration, String> {
     }
 }
 
-/// `level depth=D | nodes=N | move-time=S | time=S inc=S moves-to-go=M` (times in seconds).
 /// Refuses an argument that `cmd` does not take, a bare word where it
 /// takes a value (or the reverse), and an argument given twice. Unknown
 /// commands are left to their own error.
@@ -663,6 +640,7 @@ fn check_args(cmd: &str, args: &[(String, Option<String>)]) -> Result<(), String
     Ok(())
 }
 
+/// `level depth=D | nodes=N | move-time=S | time=S inc=S moves-to-go=M` (times in seconds).
 fn parse_level(args: &[(String, Option<String>)]) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut clock: Option<Clock> = None;
