@@ -1,48 +1,13 @@
-//! Training-data lines as the tuner reads them: `DataLine::parse` on every
-//! line (what it accepts writes back and reads back the same), then the
-//! streaming loader of both games over the whole input, skipping and
-//! resolving capture-pending positions.
+//! Training-data lines as the tuner reads them: each line parsed and
+//! written back, then the streaming loader of both games over the whole
+//! input. The checks are in `tuner/tests/tuner/fuzz_tuner_data_check.rs`
+//! (included below), which `cargo test` also runs on the committed corpus.
 #![no_main]
 
-use engine::data::DataLine;
-use engine::eval::Material;
-use engine::{bashnya, bushka};
 use libfuzzer_sys::fuzz_target;
-use std::sync::Arc;
-use tuner::Loader;
+
+include!("../../tuner/tests/tuner/fuzz_tuner_data_check.rs");
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        for line in text.lines().take(256) {
-            let d = match DataLine::parse(line) {
-                Ok(d) => d,
-                Err(e) => {
-                    fuzz_support::assert_one_line(&e);
-                    continue;
-                }
-            };
-            assert!(d.result == 0.0 || d.result == 0.5 || d.result == 1.0);
-            let again = d.to_string();
-            let back = DataLine::parse(&again).unwrap_or_else(|e| panic!("{again:?}: {e}"));
-            assert_eq!(back, d, "data line round trip");
-        }
-    }
-    let mut a = Loader::<bushka::Position>::new();
-    a.add_reader("fuzz", data).expect("reading a slice");
-    // Every skipped line is reported in one line (the tuner prints them).
-    if let Ok(l) = a.finish(0.25) {
-        for b in &l.report.bad_examples {
-            fuzz_support::assert_one_line(&b.to_string());
-        }
-    }
-    let mut b = Loader::<bashnya::Position>::new();
-    b.add_reader("fuzz", data).expect("reading a slice");
-    let _ = b.finish(0.0);
-    let material = || Arc::new(Material::default());
-    let mut c = Loader::<bushka::Position>::resolving(material());
-    c.add_reader("fuzz", data).expect("reading a slice");
-    let _ = c.finish(0.0);
-    let mut d = Loader::<bashnya::Position>::resolving(material());
-    d.add_reader("fuzz", data).expect("reading a slice");
-    let _ = d.finish(0.0);
+    check_tuner_data(data);
 });

@@ -198,3 +198,240 @@ where
         }
     }
 }
+
+/// The sink a fuzzed hub writes its protocol lines to.
+pub type HubSink = std::sync::Arc<std::sync::Mutex<Vec<u8>>>;
+
+/// Lines of one hub script.
+const MAX_HUB_LINES: usize = 256;
+/// The level that every search is held to when a script asks for more.
+const SAFE_LEVEL: &str = "level nodes=200";
+/// Puts a hub back in its starting state (small table, one thread).
+const HUB_RESET: [&str; 7] = [
+    "stop",
+    "set-param name=hash value=1",
+    "set-param name=threads value=1",
+    "set-param name=tb value=none",
+    "set-param name=game value=bashnya",
+    "set-param name=game value=bushka",
+    SAFE_LEVEL,
+];
+
+/// A hub writing into a new sink, as the `hub` target and its corpus replay
+/// use it (one per process: each allocates the default table).
+pub fn new_hub() -> (engine::hub::Hub, HubSink) {
+    let sink: HubSink = Default::default();
+    let out: engine::hub::Output = sink.clone();
+    (
+        engine::hub::Hub::new(out).expect("the hub's default table"),
+        sink,
+    )
+}
+
+/// True when a `level` line leaves the search bounded by a few hundred nodes
+/// or a tiny depth (the last value of a key wins, as in the hub).
+fn safe_level(args: &[(String, Option<String>)]) -> bool {
+    let (mut nodes, mut depth) = (None, None);
+    for (k, v) in args {
+        match (k.as_str(), v.as_deref()) {
+            ("nodes", Some(v)) => nodes = v.parse::<u64>().ok(),
+            ("depth", Some(v)) => depth = v.parse::<u64>().ok(),
+            _ => {}
+        }
+    }
+    nodes.is_some_and(|n| n <= 2000) || depth.is_some_and(|d| d <= 3)
+}
+
+/// The lines actually sent for one script line: searches are kept tiny so
+/// no input can hang the target (a `level` that could search long is
+/// followed by `level nodes=200`, a game switch, which keeps the limits, by
+/// the last safe level all the same), and hash, threads, weights and tb
+/// values are bounded (the protocol allows 64 GB tables, and weights or
+/// tables named by path are read from disk).
+fn sanitize_hub_line(line: &str, level: &mut String) -> Vec<String> {
+    use engine::hub::{quote, tokenize};
+    let Ok((cmd, args)) = tokenize(line) else {
+        return vec![line.to_string()];
+    };
+    let get = |k: &str| {
+        args.iter()
+            .find(|(key, _)| key == k)
+            .and_then(|(_, v)| v.clone())
+    };
+    match cmd.as_str() {
+        "level" => {
+            if safe_level(&args) {
+                *level = line.to_string();
+                vec![line.to_string()]
+            } else {
+                *level = SAFE_LEVEL.to_string();
+                vec![line.to_string(), SAFE_LEVEL.to_string()]
+            }
+        }
+        "set-param" => {
+            let (name, value) = (get("name").unwrap_or_default(), get("value"));
+            let bounded = |cap: usize| match value.as_deref().map(str::parse::<usize>) {
+                Some(Ok(v)) if v >= 1 => {
+                    vec![format!("set-param name={name} value={}", v.min(cap))]
+                }
+                _ => vec![line.to_string()],
+            };
+            match name.as_str() {
+                "hash" => bounded(4),
+                "threads" => bounded(3),
+                "weights" => {
+                    let v = value.unwrap_or_default();
+                    let v = match v.as_str() {
+                        "default" | "material" => v,
+                        _ if v.len() % 2 == 0 => {
+                            concat!(env!("CARGO_MANIFEST_DIR"), "/../data/weights/bushka.json")
+                                .to_string()
+                        }
+                        _ => "/nonexistent/weights.json".to_string(),
+                    };
+                    vec![format!("set-param name=weights value={}", quote(&v))]
+                }
+                "tb" => {
+                    // Endgame tables are read from a folder: never a real one.
+                    let v = value.unwrap_or_default();
+                    let v = if v.is_empty() || v == "none" {
+                        v
+                    } else {
+                        "/nonexistent/tb".to_string()
+                    };
+                    vec![format!("set-param name=tb value={}", quote(&v))]
+                }
+                // A game switch keeps the limits; bound them again all the same.
+                _ => vec![line.to_string(), level.clone()],
+            }
+        }
+        _ => vec![line.to_string()],
+    }
+}
+
+/// One hub session (the `hub` target): `data` is a whole script of lines,
+/// read by the hub's line reader (line breaks, a carriage return before one,
+/// lines that are not UTF-8: one error each, in one line, the input read
+/// past them), bounded (`sanitize_hub_line`) and fed to `hub` after a reset.
+/// Every line the hub writes is a protocol line, and every error one short
+/// line. Returns the number of script lines.
+pub fn check_hub_script(hub: &mut engine::hub::Hub, sink: &HubSink, data: &[u8]) -> usize {
+    let mut input = std::io::Cursor::new(data);
+    let mut script = Vec::new();
+    while script.len() < MAX_HUB_LINES {
+        match engine::hub::next_line(&mut input) {
+            Ok(None) => break,
+            Ok(Some(line)) => {
+                assert!(!line.contains('\n'), "a line holds its break: {line:?}");
+                script.push(line);
+            }
+            Err(e) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+                assert_one_line(&e.to_string());
+            }
+        }
+    }
+    for line in HUB_RESET {
+        assert!(hub.handle(line));
+    }
+    let mut level = SAFE_LEVEL.to_string();
+    'script: for raw in &script {
+        for line in sanitize_hub_line(raw, &mut level) {
+            if !hub.handle(&line) {
+                break 'script;
+            }
+        }
+    }
+    // Wait for a running search; `quit` has already stopped it.
+    hub.handle("stop");
+    let mut out = sink
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let text = String::from_utf8_lossy(&out);
+    for l in text.split_terminator('\n') {
+        assert!(
+            !l.contains('\r'),
+            "a carriage return in a protocol line: {l:?}"
+        );
+        let word = l.split(' ').next().unwrap_or("");
+        if word == "error" {
+            // Whatever an error quotes is escaped and cut.
+            assert_one_line(l);
+            assert!(l.len() < 2000, "a long error line: {} bytes", l.len());
+        }
+        assert!(
+            ["id", "param", "wait", "ready", "pong", "info", "done", "error"].contains(&word),
+            "unexpected protocol output line: {l}"
+        );
+    }
+    out.clear();
+    script.len()
+}
+
+/// Largest endgame table made per input, in positions per side.
+const MAX_TB_POSITIONS: u64 = 1 << 16;
+
+/// Endgame-table files (the `tb_file` target): arbitrary bytes through the
+/// file check (a file that passes has exactly its header's size), then a
+/// file made whole from the input (a small material from its first bytes,
+/// the data cycled from the rest, the right checksum) must pass, lose its
+/// pass with one byte changed, and give a table whose indices and positions
+/// map onto each other. Returns whether the input passed the file check as
+/// it was.
+pub fn check_tb_file(data: &[u8]) -> bool {
+    use engine::bushka::tb::{decode, encode, file, Indexer, Material, Table};
+    use engine::Color;
+    let passed = match file::check("fuzz.tb", data) {
+        Ok((_, per_side)) => {
+            assert_eq!(data.len() as u64, 2 * per_side + file::HEADER as u64 + 8);
+            true
+        }
+        Err(e) => {
+            assert_one_line(&e.to_string());
+            false
+        }
+    };
+    let Some((head, rest)) = data.split_first_chunk::<4>() else {
+        return passed;
+    };
+    let mat = Material::new(head[0] % 3, head[1] % 3, head[2] % 3, head[3] % 3);
+    if mat.side(Color::White) == 0 || mat.side(Color::Black) == 0 {
+        return passed;
+    }
+    let ix = Indexer::new(mat);
+    let n = ix.size();
+    if n == 0 || n > MAX_TB_POSITIONS || rest.is_empty() {
+        return passed;
+    }
+    let body: Vec<u8> = rest.iter().copied().cycle().take(2 * n as usize).collect();
+    let mut whole = file::header(mat, n).to_vec();
+    whole.extend_from_slice(&body);
+    whole.extend_from_slice(&file::checksum(&body).to_le_bytes());
+    assert_eq!(file::check("fuzz.tb", &whole).ok(), Some((mat, n)));
+    let at = rest[0] as usize * 257 % whole.len();
+    let mut changed = whole.clone();
+    changed[at] ^= 1 << (rest[rest.len() - 1] % 8);
+    assert!(
+        file::check("fuzz.tb", &changed).is_err(),
+        "a changed byte at {at} passes"
+    );
+    let table = Table::from_data(mat, &body);
+    for side in [Color::White, Color::Black] {
+        let bytes = table.side_bytes(side);
+        assert_eq!(bytes.len() as u64, n);
+        for chunk in rest.chunks(8).take(16) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            let idx = u64::from_le_bytes(word) % n;
+            let Some(pos) = ix.position(idx, side) else {
+                panic!("index {idx} of {n} has no position");
+            };
+            assert_eq!(pos.side(), side);
+            assert_eq!(Material::of(&pos), mat);
+            assert_eq!(ix.index(&pos), Some(idx), "{}", pos.to_text());
+            let b = bytes[idx as usize];
+            assert_eq!(encode(decode(b)), Some(b));
+        }
+    }
+    passed
+}

@@ -31,7 +31,7 @@ fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// Runs `check` on every input, naming the file that fails.
-fn run_corpus(target: &str, check: impl Fn(&[u8])) {
+fn run_corpus(target: &str, mut check: impl FnMut(&[u8])) {
     for (path, data) in corpus(target) {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
         if let Err(e) = r {
@@ -117,4 +117,29 @@ fn corpus_pattern_weights() {
             }
         }
     });
+}
+
+/// The `hub` target's corpus: each input a protocol script fed to one hub
+/// (reset before each), every output line a protocol line and every error
+/// one short line.
+#[test]
+fn corpus_hub() {
+    let (mut hub, sink) = fuzz_support::new_hub();
+    let mut lines = 0;
+    run_corpus("hub", |data| {
+        lines += fuzz_support::check_hub_script(&mut hub, &sink, data);
+    });
+    assert!(lines > 500, "{lines} script lines");
+}
+
+/// The `tb_file` target's corpus: a real table file (2-piece MvM) passes the file check,
+/// damaged ones are refused in one line, and the tables made whole from
+/// each input map indices and positions onto each other.
+#[test]
+fn corpus_tb_file() {
+    let mut passed = 0;
+    run_corpus("tb_file", |data| {
+        passed += usize::from(fuzz_support::check_tb_file(data));
+    });
+    assert!(passed >= 1, "no input passed the file check");
 }

@@ -124,3 +124,41 @@ fn data_corpus() {
     }
     assert!(inputs >= 100, "{inputs} inputs");
 }
+
+/// The `shard` target's corpus (`fuzz/corpus/shard`) through the target's
+/// own checks (`fuzz_shard_check.rs`, which the target includes): shards,
+/// queue and submission answers, run members, cluster states and complete
+/// games read as the cluster driver reads them.
+#[test]
+fn shard_corpus() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/shard");
+    let (mut inputs, mut shards) = (0, 0);
+    for entry in std::fs::read_dir(&corpus).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        shards += super::fuzz_shard_check::check_shard_texts(&data);
+        inputs += 1;
+    }
+    assert!(
+        inputs >= 4 && shards >= 3,
+        "{inputs} inputs, {shards} shards"
+    );
+}
+
+/// The `specs` target's corpus (`fuzz/corpus/specs`) through the target's
+/// own checks (`fuzz_specs_check.rs`, which the target includes): the
+/// command line's short texts and an external engine's values read back
+/// the same or are refused in one line.
+#[test]
+fn specs_corpus() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/specs");
+    let (mut inputs, mut specs) = (0, 0);
+    for entry in std::fs::read_dir(&corpus).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        specs += super::fuzz_specs_check::check_specs_texts(&data);
+        inputs += 1;
+    }
+    assert!(
+        inputs >= 4 && specs >= 3,
+        "{inputs} inputs, {specs} engine descriptions"
+    );
+}

@@ -5,6 +5,8 @@ mod clock;
 mod fuzz_data_check;
 mod fuzz_pdn_resume_check;
 mod fuzz_regressions;
+mod fuzz_shard_check;
+mod fuzz_specs_check;
 mod pdn;
 mod ratings;
 mod tournament;
