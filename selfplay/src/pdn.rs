@@ -944,8 +944,9 @@ pub enum ReplayError {
         /// The move as recorded.
         text: String,
     },
-    /// The game ended with no legal move, but the result says otherwise.
-    #[error("result {recorded} contradicts the final position, where the side to move has no move ({expected})")]
+    /// The game ended by the rules (no legal move, or a threefold
+    /// repetition), but the result says otherwise.
+    #[error("result {recorded} contradicts the final position, where {} ({expected})", if *.expected == PdnResult::Draw { "the position has occurred three times" } else { "the side to move has no move" })]
     WrongResult {
         /// The recorded result.
         recorded: PdnResult,
@@ -973,7 +974,8 @@ pub struct Replay<G: Game> {
 /// move, at a move after a threefold repetition (which ends the game, docs/rules.md
 /// 1.6), on a `[GameType]` of another game, and on a result that contradicts
 /// a final position without legal moves or a final threefold repetition
-/// (other endings, such as adjudicated draws, are not judged).
+/// (`*`, no result, contradicts nothing; other endings, such as adjudicated
+/// draws, are not judged).
 pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
     if !record.game_type.is_empty() && record.game_kind() != Some(G::KIND) {
         return Err(ReplayError::WrongGame {
@@ -1022,7 +1024,7 @@ pub fn replay<G: Game>(record: &GameRecord) -> Result<Replay<G>, ReplayError> {
     let outcome = outcome.or(repeated.then_some(Outcome::Draw));
     if let Some(outcome) = outcome {
         let expected = PdnResult::from_outcome(outcome);
-        if record.result != expected {
+        if record.result != expected && record.result != PdnResult::Unknown {
             return Err(ReplayError::WrongResult {
                 recorded: record.result,
                 expected,

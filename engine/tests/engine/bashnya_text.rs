@@ -210,6 +210,15 @@ fn bad_positions_are_typed_errors() {
         ("W:,a1=w", |e| matches!(e, Malformed(_))),
         ("W:a1=w,,c3=b", |e| matches!(e, Malformed(_))),
         ("Ж:a1=w", |e| matches!(e, Malformed(_))),
+        // Bushka's piece lists: the second ':' is named, not read as a piece.
+        (
+            "W:a1=w:b",
+            |e| matches!(e, Malformed(m) if m.starts_with("one ':' only")),
+        ),
+        (
+            "W:Wa1=w:B",
+            |e| matches!(e, Malformed(m) if m.starts_with("one ':' only")),
+        ),
         ("W:a1=", |e| matches!(e, BadColumn(..))),
         ("W:a1=x", |e| matches!(e, BadColumn(..))),
         ("W:a1=wé", |e| matches!(e, BadColumn(..))),

@@ -467,7 +467,16 @@ fn replay_checks_game_type_fen_and_result() {
             expected: PdnResult::WhiteWins
         }
     );
+    assert_eq!(
+        replay::<bushka::Position>(&record).unwrap_err().to_string(),
+        "result 0-1 contradicts the final position, where the side to move has no move (1-0)"
+    );
     record.result = PdnResult::WhiteWins;
+    let replayed = replay::<bushka::Position>(&record).unwrap();
+    assert_eq!(replayed.outcome, Some(Outcome::Win(Color::White)));
+    // No result (`*`, a game saved before its result was set) contradicts
+    // nothing; the replay still gives the rules' verdict.
+    record.result = PdnResult::Unknown;
     let replayed = replay::<bushka::Position>(&record).unwrap();
     assert_eq!(replayed.outcome, Some(Outcome::Win(Color::White)));
 
@@ -519,6 +528,15 @@ fn replay_refuses_moves_after_a_threefold_repetition() {
             recorded: PdnResult::WhiteWins,
             expected: PdnResult::Draw
         }
+    );
+    assert_eq!(
+        replay::<bushka::Position>(&record).unwrap_err().to_string(),
+        "result 1-0 contradicts the final position, where the position has occurred three times (1/2-1/2)"
+    );
+    record.result = PdnResult::Unknown;
+    assert_eq!(
+        replay::<bushka::Position>(&record).unwrap().outcome,
+        Some(Outcome::Draw)
     );
     record.result = PdnResult::Draw;
     record.moves.push("e12".into());

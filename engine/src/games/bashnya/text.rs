@@ -28,6 +28,12 @@ impl Position {
             }
         };
         let list = list.trim();
+        if list.contains(':') {
+            // Bushka's `W:W...:B...` shape: Bashnya has no piece lists.
+            return Err(malformed(
+                "one ':' only, after the side to move; columns follow as square=column, separated by commas (W:a1=w,c3=wb)",
+            ));
+        }
         let mut columns = Vec::new();
         if !list.is_empty() {
             for item in list.split(',') {
