@@ -435,3 +435,52 @@ pub fn check_tb_file(data: &[u8]) -> bool {
     }
     passed
 }
+
+/// Weights JSON for both games (the `weights` target): refused in one line,
+/// or read exactly (written back and read back equal) into weights of the
+/// game asked for that score mirrored positions alike. Returns how many of
+/// the two games read the input.
+pub fn check_weights_json(data: &[u8]) -> usize {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return 0;
+    };
+    let mut read = 0;
+    for kind in [engine::GameKind::Bushka, engine::GameKind::Bashnya] {
+        match Weights::from_json(kind, text) {
+            Ok(w) => {
+                read += 1;
+                assert_eq!(w.kind(), kind);
+                let json = w.to_json();
+                let back = Weights::from_json(kind, &json)
+                    .unwrap_or_else(|e| panic!("own JSON refused: {e}\n{json}"));
+                assert_eq!(back, w, "weights JSON round trip");
+                check_weights(&w);
+            }
+            Err(e) => assert_one_line(&e.to_string()),
+        }
+    }
+    read
+}
+
+/// Binary pattern-weights files for both games (the `pattern_weights`
+/// target): refused in one line, or written back byte for byte and read
+/// back equal, as weights of the game asked for. Returns how many of the two
+/// games read the input.
+pub fn check_pattern_weights(data: &[u8]) -> usize {
+    let mut read = 0;
+    for kind in [engine::GameKind::Bushka, engine::GameKind::Bashnya] {
+        match engine::eval::PatternWeights::from_bytes(kind, data) {
+            Ok(w) => {
+                read += 1;
+                assert_eq!(w.kind(), kind);
+                let bytes = w.to_bytes();
+                assert_eq!(bytes, data, "binary weights round trip");
+                let back = engine::eval::PatternWeights::from_bytes(kind, &bytes)
+                    .unwrap_or_else(|e| panic!("own file refused: {e}"));
+                assert_eq!(back, w);
+            }
+            Err(e) => assert_one_line(&e.to_string()),
+        }
+    }
+    read
+}

@@ -165,15 +165,18 @@ fn bad_settings_are_refused() {
     }
 }
 
-/// The fuzz corpus of the research target: its problem lines read as the
-/// target reads them (the seeds are the rules' two combinations), and its
-/// journal seed reads with its tactic.
+/// The fuzz corpus of the research target, through the target's own checks
+/// (`fuzz_research_check.rs`, which the target includes); its problem lines
+/// read (the seeds are the rules' two combinations), and its journal seed
+/// reads with its tactic.
 #[test]
 fn the_fuzz_corpus_reads() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/research");
+    let scratch = tempfile::tempdir().unwrap();
     let (mut read, mut journal) = (0, 0);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        super::fuzz_research_check::check_research(&bytes, scratch.path());
         let Ok(text) = std::str::from_utf8(&bytes) else {
             continue;
         };

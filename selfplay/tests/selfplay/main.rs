@@ -3,6 +3,7 @@
 
 mod clock;
 mod fuzz_data_check;
+mod fuzz_pdn_check;
 mod fuzz_pdn_resume_check;
 mod fuzz_regressions;
 mod fuzz_shard_check;
