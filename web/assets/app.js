@@ -17,11 +17,42 @@ const app = {
   source: null,      // the analysis EventSource
   lastInfo: null,
   openWatched: null,
+  engineRetries: 0,  // engine requests in a row ended by another search
   updates: 0,        // counts the states received (the tests wait on it)
 };
 window.app = app;   // read by the end-to-end tests
 
 const board = new Board($("board"), onSquare);
+
+// Tabs of this page tell each other which session they hold: a tab opened
+// as a copy of another (its session id copied with its sessionStorage)
+// takes a game of its own.
+const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("bushka-tabs") : null;
+if (tabs) {
+  tabs.addEventListener("message", (e) => {
+    if (e.data && e.data.ask && e.data.ask === app.session && document.body.dataset.ready) {
+      tabs.postMessage({ own: e.data.ask });
+    }
+  });
+}
+
+// Whether another open tab holds session `id` (asked, 300 ms for an answer).
+function heldElsewhere(id) {
+  if (!tabs) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const heard = (e) => {
+      if (e.data && e.data.own === id) finish(true);
+    };
+    const timer = setTimeout(() => finish(false), 300);
+    function finish(held) {
+      clearTimeout(timer);
+      tabs.removeEventListener("message", heard);
+      resolve(held);
+    }
+    tabs.addEventListener("message", heard);
+    tabs.postMessage({ ask: id });
+  });
+}
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -51,8 +82,28 @@ async function run(task) {
     showError(null);
     await task();
   } catch (e) {
+    if (e.status === 404 && app.state && String(e.message).startsWith("unknown session")) {
+      // The server ended this tab's game (idle too long, or restarted):
+      // the page still has it, so it is set up again; the action is not.
+      try {
+        await setState(await rebuild(app.state));
+        showError("the server had ended this game; it was set up again, so try once more");
+      } catch (e2) {
+        showError(e2);
+      }
+      return;
+    }
     showError(e);
   }
+}
+
+// A new session holding the game of `state` (its start and moves).
+async function rebuild(state) {
+  let reply = await api("/api/new", { game: state.game, position: state.start });
+  for (const m of state.moves) {
+    reply = await api("/api/move", { session: reply.session, move: m.text });
+  }
+  return reply;
 }
 
 function live() { return app.state && app.view === app.state.ply; }
@@ -74,6 +125,7 @@ async function setState(reply) {
   app.updates += 1;
   app.view = reply.ply;
   app.selection = null;
+  $("chooser").hidden = true;
   $("game").value = reply.game;
   await draw();
   afterChange();
@@ -230,15 +282,23 @@ async function engineMove() {
     if (reply.search && reply.search.info) showInfo(reply.search.info, reply.search);
     // The server's game after the move: setting it looks again whose turn it is.
     app.engineAgain = false;
+    app.engineRetries = 0;
     if (app.session === session) await setState(reply);
   } catch (e) {
     app.engineBusy = false;
     drawStatus();
-    // 409: the game changed under the search; the change asked again.
+    // 409: the game changed under the search (the change asked again), or
+    // another search began: still the engine's turn, it is asked again (a
+    // few times in a row at most: another tab of the same game may be
+    // searching too).
     if (e.status !== 409) showError(e);
     if (app.engineAgain) {
       app.engineAgain = false;
       afterChange();
+    } else if (e.status === 409 && app.session === session && live() && !over() && engineSide(app.state.side)) {
+      app.engineRetries += 1;
+      if (app.engineRetries <= 3) afterChange();
+      else showError("the engine's search was ended by another search three times; choose the mode again to ask it once more");
     }
   }
 }
@@ -254,10 +314,13 @@ function showInfo(info) {
   $("evalfill").style.height = `${white}%`;
 }
 
+// Analyses the position shown, unless the engine is thinking or about to
+// (a search of the session would end the engine's) or the game is over there.
 function startAnalysis() {
   stopAnalysis();
-  if (over() || !live()) return;
-  const es = new EventSource(`/api/analyse?session=${app.session}`);
+  if (!app.state || app.engineBusy) return;
+  if (live() && (over() || engineSide(app.state.side))) return;
+  const es = new EventSource(`/api/analyse?session=${app.session}&ply=${app.view}`);
   app.source = es;
   es.addEventListener("info", (e) => showInfo(JSON.parse(e.data)));
   es.addEventListener("done", () => { es.close(); if (app.source === es) app.source = null; });
@@ -273,9 +336,14 @@ function stopAnalysis() {
 
 async function goTo(ply) {
   if (!app.state) return;
-  app.view = Math.max(0, Math.min(app.state.ply, ply));
+  const view = Math.max(0, Math.min(app.state.ply, ply));
+  const moved = view !== app.view;
+  app.view = view;
   app.selection = null;
+  $("chooser").hidden = true;
   await run(draw);
+  // The analysis follows the position shown.
+  if (moved && app.analysing) startAnalysis();
 }
 
 async function newGame(e) {
@@ -407,7 +475,14 @@ async function start() {
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("move-text").value.trim();
-    if (text) play(text).then(() => { if (!$("error").textContent) $("move-text").value = ""; });
+    if (!text || !app.state) return;
+    if (!humanTurn()) {
+      showError(!live() ? `the board shows ply ${app.view} of ${app.state.ply}: go to the last ply (End) or play from here first`
+        : over() ? "the game is over: no move can be played"
+        : "it is the engine's turn: wait for its move, or change the mode");
+      return;
+    }
+    play(text).then(() => { if (!$("error").textContent) $("move-text").value = ""; });
   });
   $("undo").addEventListener("click", () => run(async () => {
     // Against the engine, take back its reply too.
@@ -466,10 +541,17 @@ async function start() {
     let reply = null;
     if (app.session) {
       try { reply = await api(`/api/state?session=${app.session}`); } catch (_) { reply = null; }
+      // A copy of another tab: the same game, in a session of its own.
+      if (reply && await heldElsewhere(app.session)) reply = await rebuild(reply);
     }
     if (!reply) reply = await api("/api/new", { game: $("game").value });
     await setState(reply);
   });
+  // An open tab keeps its session from ending idle (the server ends one
+  // unused for 30 minutes; a game lost anyway is set up again by run()).
+  setInterval(() => {
+    if (app.session) api(`/api/state?session=${app.session}`).catch(() => {});
+  }, 10 * 60 * 1000);
   document.body.dataset.ready = "true";
 }
 

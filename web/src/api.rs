@@ -333,7 +333,8 @@ async fn engine_move(
             ));
         }
         let stop = s.new_search();
-        Ok((s.table.search(limits, Arc::clone(&stop)), s.version, stop))
+        let job = s.table.search(None, limits, Arc::clone(&stop))?;
+        Ok((job, s.version, stop))
     })?;
     let guard = StopOnDrop(stop);
     let outcome = tokio::task::spawn_blocking(move || job(&mut |_| {}))
@@ -365,18 +366,41 @@ async fn engine_move(
     })
 }
 
+/// An analysis request: the limits of a search, and the ply whose position
+/// it searches (the position now without it).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseQuery {
+    session: String,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    ply: Option<usize>,
+}
+
 async fn analyse(
     State(app): Shared,
-    q: Result<Query<SearchLimits>, QueryRejection>,
+    q: Result<Query<AnalyseQuery>, QueryRejection>,
 ) -> Result<Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let req = query(q)?;
+    let q = query(q)?;
+    let req = SearchLimits {
+        session: q.session,
+        depth: q.depth,
+        movetime: q.movetime,
+    };
     let mut limits = req.limits(MAX_ANALYSIS_MS, MAX_ANALYSIS_MS)?;
     if req.movetime.is_none() {
         limits.movetime = Some(Duration::from_millis(MAX_ANALYSIS_MS));
     }
     let (job, stop) = app.sessions.with(&req.session, |s| {
+        // Checked before the running search is stopped: a bad ply stops nothing.
+        if let Some(p) = q.ply.filter(|&p| p > s.table.ply()) {
+            return Err(ApiError::bad(format!(
+                "no ply {p}: the game has {} plies",
+                s.table.ply()
+            )));
+        }
         let stop = s.new_search();
-        Ok((s.table.search(limits, Arc::clone(&stop)), stop))
+        Ok((s.table.search(q.ply, limits, Arc::clone(&stop))?, stop))
     })?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
     let finished = Arc::clone(&stop);
@@ -685,8 +709,8 @@ async fn open_watched(
     })
     .await
     .map_err(|e| ApiError::internal(format!("reading the watched file failed: {e}")))??;
-    app.sessions.with(&req.session, |s| {
-        s.set_table(table);
-        Ok(reply(&req.session, s))
-    })
+    // A session that ended (a tab left watching for longer than sessions
+    // are kept) gets a new one, as `/api/new` gives.
+    let id = app.sessions.put(Some(&req.session), table)?;
+    app.sessions.with(&id, |s| Ok(reply(&id, s)))
 }

@@ -105,14 +105,21 @@ pub trait Table: Send {
     fn svg(&self, ply: usize, flip: bool) -> Result<String, ApiError>;
     /// The game as PDN text.
     fn pdn(&self) -> String;
-    /// A search of the position now; `stop` ends it early.
-    fn search(&self, limits: Limits, stop: Arc<AtomicBool>) -> SearchJob;
+    /// A search of the position after `ply` plies (now, for `None`), with
+    /// the game's history up to it; `stop` ends it early.
+    fn search(
+        &self,
+        ply: Option<usize>,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SearchJob, ApiError>;
 }
 
 /// A game of type `G`, with the tags of the record it was read from.
 pub struct Board<G: Game> {
     record: Record<G>,
-    /// Tags kept from a PDN record (dropped when a move changes the game).
+    /// Tags kept from a PDN record; those that tell how the game ended
+    /// ([`ENDING_TAGS`]) are dropped when a move changes the game.
     tags: Vec<(String, String)>,
     /// A recorded result that the rules cannot see (an adjudicated end).
     recorded: Option<PdnResult>,
@@ -195,9 +202,13 @@ impl<G: EvalSource + Drawable> Board<G> {
             .collect()
     }
 
-    /// A change to the game: a recorded result and tags no longer apply.
+    /// A change to the game: a recorded result, and the tags that tell how
+    /// the game ended, no longer apply (the players, event and opening
+    /// still name where the game came from).
     fn changed(&mut self) {
         self.recorded = None;
+        self.tags
+            .retain(|(name, _)| !ENDING_TAGS.contains(&name.as_str()));
     }
 }
 
@@ -341,13 +352,38 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
         rec.to_pdn()
     }
 
-    fn search(&self, limits: Limits, stop: Arc<AtomicBool>) -> SearchJob {
-        let input = SearchInput {
-            position: *self.record.current(),
-            history: self.record.search_history(),
-            limits,
+    fn search(
+        &self,
+        ply: Option<usize>,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SearchJob, ApiError> {
+        let input = match ply {
+            None => SearchInput {
+                position: *self.record.current(),
+                history: self.record.search_history(),
+                limits,
+            },
+            Some(ply) if ply > self.record.len() => {
+                return Err(ApiError::bad(format!(
+                    "no ply {ply}: the game has {} plies",
+                    self.record.len()
+                )))
+            }
+            Some(ply) => {
+                // The game as it stood then: its repetitions count.
+                let mut then = Record::new(*self.record.start());
+                for m in &self.record.moves()[..ply] {
+                    then.push(*m);
+                }
+                SearchInput {
+                    position: *then.current(),
+                    history: then.search_history(),
+                    limits,
+                }
+            }
         };
-        Box::new(move |report: &mut dyn FnMut(InfoView)| {
+        Ok(Box::new(move |report: &mut dyn FnMut(InfoView)| {
             let mut engine = Engine::<G>::new(SEARCH_HASH, 1);
             // A stop asked before the search begins is seen after its first
             // iteration, as one asked while it runs.
@@ -364,9 +400,21 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
                 best: result.best.map(|m| pos.move_text(&m)),
                 info: last,
             }
-        })
+        }))
     }
 }
+
+/// Tags of a PDN record that tell how its game ended (self-play writes the
+/// termination and each side's clock left and time used; `PlyCount` is
+/// PDN's own), dropped once the game on the board is changed.
+pub const ENDING_TAGS: [&str; 6] = [
+    "Termination",
+    "WhiteClock",
+    "BlackClock",
+    "WhiteTimeUsed",
+    "BlackTimeUsed",
+    "PlyCount",
+];
 
 /// The longest game the board replays from a PDN record, in plies.
 pub const MAX_GAME_PLIES: usize = 10_000;

@@ -47,7 +47,8 @@ pub struct MoveView {
     /// The square it ends on.
     pub to: String,
     /// Every square it lands on in order, `to` last (one square for a quiet
-    /// move and for a Bushka capture).
+    /// move and for the capture of a Bushka line; a Bushka piece lands
+    /// before each piece it takes, by one route that makes the capture).
     pub path: Vec<String>,
     /// The squares whose pieces it takes, in capture order.
     pub captured: Vec<String>,
@@ -100,20 +101,25 @@ impl Drawable for bushka::Position {
     }
 
     fn move_view(&self, mv: &bushka::Move) -> MoveView {
-        let captured = if mv.captured == 0 {
-            Vec::new()
+        // A piece capture lands on a square before each piece it takes; a
+        // line's capture and a quiet move land once.
+        let (path, captured) = if mv.kind == bushka::MoveKind::Piece {
+            bushka::notation::capture_route(self, mv)
         } else {
-            bushka::notation::capture_order(self, mv)
-                .into_iter()
-                .map(bb::name)
-                .collect()
+            let captured = if mv.captured == 0 {
+                Vec::new()
+            } else {
+                bushka::notation::capture_order(self, mv)
+            };
+            (vec![mv.to], captured)
         };
+        let names = |squares: Vec<u8>| squares.into_iter().map(bb::name).collect();
         MoveView {
             text: self.move_text(mv),
             from: bb::name(mv.from),
             to: bb::name(mv.to),
-            path: vec![bb::name(mv.to)],
-            captured,
+            path: names(path),
+            captured: names(captured),
         }
     }
 }

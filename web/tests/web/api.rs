@@ -974,3 +974,159 @@ async fn the_fuzz_corpus_is_answered_properly() {
         "{searches} searches, {watched} watched, {sequences} sequences"
     );
 }
+
+/// The analysis of a position of the game other than the last (the page's
+/// replay): the search starts from the position after `ply` plies, with a
+/// ply past the end refused before any running search is stopped.
+#[tokio::test]
+async fn analysis_searches_the_ply_asked_for() {
+    let app = AppState::new(None);
+    let g = new_game(&app, "bashnya", None).await;
+    let id = g["session"].as_str().unwrap().to_string();
+    for mv in ["c3-d4", "f6-e5"] {
+        let (s, v) = call(
+            &app,
+            "POST",
+            "/api/move",
+            Some(json!({"session": id, "move": mv})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    // After ply 1 Black is to move, after ply 2 White must capture.
+    for (ply, first_moves) in [(1, vec!["f6-e5"]), (2, vec!["d4:f6"])] {
+        let (s, v) = call(
+            &app,
+            "GET",
+            &format!("/api/analyse?session={id}&ply={ply}&depth=3"),
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let text = v.as_str().unwrap();
+        let pv: Vec<Value> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+            .filter(|d| d.get("pv").is_some())
+            .collect();
+        let first = pv.last().unwrap()["pv"][0].as_str().unwrap().to_string();
+        if ply == 2 {
+            assert!(first_moves.contains(&first.as_str()), "{first}");
+        } else {
+            // Any Black move: it is not one of White's.
+            let black: Vec<String> = {
+                let mut p = bashnya::Position::start();
+                p = p.play(&p.parse_move("c3-d4").unwrap());
+                let mut list = engine::MoveList::new();
+                p.generate(&mut list);
+                list.iter().map(|m| p.move_text(m)).collect()
+            };
+            assert!(black.contains(&first), "{first} is not Black's");
+        }
+    }
+    let (s, e) = call(
+        &app,
+        "GET",
+        &format!("/api/analyse?session={id}&ply=3"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(error_of(&e), "no ply 3: the game has 2 plies");
+}
+
+/// A game read from PDN keeps its players once changed, but not the tags
+/// that told how it ended: the export of a changed game does not claim the
+/// old termination.
+#[tokio::test]
+async fn a_changed_game_drops_the_tags_of_its_ending() {
+    let app = AppState::new(None);
+    let pdn = TWO_GAMES.replace(
+        "[Termination \"adjudicated draw\"]",
+        "[Termination \"adjudicated draw\"]\n[WhiteClock \"0:00:10\"]\n[Opening \"3\"]",
+    );
+    let (s, v) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": pdn}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["session"].as_str().unwrap().to_string();
+    let (_, v) = call(
+        &app,
+        "POST",
+        "/api/pdn/open",
+        Some(json!({"session": id, "index": 1})),
+    )
+    .await;
+    let tags = |v: &Value| -> Vec<String> {
+        v["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[0].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(tags(&v).contains(&"Termination".to_string()), "{v}");
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/undo",
+        Some(json!({"session": id, "to_ply": 1})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let kept = tags(&v);
+    assert!(
+        !kept.contains(&"Termination".to_string()) && !kept.contains(&"WhiteClock".to_string()),
+        "{kept:?}"
+    );
+    assert!(kept.contains(&"Opening".to_string()) && kept.contains(&"White".to_string()));
+    assert_eq!(v["result"], Value::Null);
+    let (_, out) = call(&app, "GET", &format!("/api/pdn?session={id}"), None).await;
+    let text = out["pdn"].as_str().unwrap();
+    assert!(
+        !text.contains("Termination") && text.contains("[White \"beta\"]"),
+        "{text}"
+    );
+}
+
+/// A watched game opened for a session that has ended (a tab left watching
+/// longer than sessions are kept) opens in a new session.
+#[tokio::test]
+async fn a_watched_game_opens_for_a_session_that_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("run.pdn");
+    std::fs::write(&pdn, TWO_GAMES).unwrap();
+    let app = AppState::new(Some(web::watch::WatchFiles { pdn, summary: None }));
+    let (s, v) = call(
+        &app,
+        "POST",
+        "/api/watch/open",
+        Some(json!({"session": "0123456789abcdef0123456789abcdef", "index": 1})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["session"].as_str().unwrap();
+    assert_ne!(id, "0123456789abcdef0123456789abcdef");
+    assert_eq!(
+        (v["game"].as_str(), v["ply"].as_u64()),
+        (Some("bashnya"), Some(2))
+    );
+    let (s, _) = call(&app, "GET", &format!("/api/state?session={id}"), None).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+/// A Bushka piece that takes two pieces lands twice: the page is given both
+/// landing squares, so the capture can be clicked square by square.
+#[tokio::test]
+async fn a_bushka_double_capture_carries_both_landing_squares() {
+    let app = AppState::new(None);
+    let g = new_game(&app, "bushka", Some("W:Wg3:Be3,f5")).await;
+    let legal = g["legal"].as_array().unwrap();
+    let double = legal
+        .iter()
+        .find(|m| m["captured"].as_array().unwrap().len() == 2)
+        .unwrap_or_else(|| panic!("no double capture in {legal:?}"));
+    // g3 steps to f3 towards e3 and takes it, then to f4 towards f5.
+    assert_eq!(double["text"], "g3f4x");
+    assert_eq!(double["path"], json!(["f3", "f4"]));
+    assert_eq!(double["captured"], json!(["e3", "f5"]));
+}

@@ -535,6 +535,122 @@ async fn a_new_game_while_the_engine_thinks_asks_it_again() {
     b.finish().await;
 }
 
+/// Analyse pressed while the engine thinks does not end the engine's
+/// search (the engine moves, no error shows); the analysis starts once it
+/// is the human's turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyse_while_the_engine_thinks_waits_for_its_move() {
+    let Some(b) = Browser::start(None).await else {
+        return;
+    };
+    b.select("strength", "movetime:1000").await;
+    b.select("side", "black").await;
+    b.new_game("bushka", "").await;
+    b.wait("window.app.engineBusy === true").await;
+    b.click("#analyse").await;
+    assert_eq!(b.eval("window.app.source === null").await, true);
+    b.wait("window.app.engineBusy === false && window.app.state.ply === 1")
+        .await;
+    assert_eq!(b.text("error").await, "", "no error shown");
+    b.wait("window.app.source !== null && window.app.source.url.endsWith('ply=1')")
+        .await;
+    b.finish().await;
+}
+
+/// In a replay the analysis follows the position shown, a typed move is
+/// refused with the reason (the board shows an earlier ply), and a Bushka
+/// double capture is played by clicking its two landing squares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_analysis_typed_moves_and_a_double_capture() {
+    let Some(b) = Browser::start(None).await else {
+        return;
+    };
+    b.select("mode", "human").await;
+    b.new_game("bashnya", "").await;
+    type_move(&b, "c3-d4").await;
+    type_move(&b, "f6-e5").await;
+    b.click("#analyse").await;
+    b.wait("window.app.source !== null && window.app.source.url.endsWith('ply=2')")
+        .await;
+    b.click("#first").await;
+    b.wait("window.app.view === 0 && window.app.source !== null && window.app.source.url.endsWith('ply=0')")
+        .await;
+    let el = b.client.find(Locator::Id("move-text")).await.unwrap();
+    el.send_keys("d4:f6\n").await.unwrap();
+    let shown = b
+        .wait("!document.getElementById('error').hidden && document.getElementById('error').textContent")
+        .await;
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .starts_with("the board shows ply 0 of 2"),
+        "{shown}"
+    );
+    assert_eq!(b.eval("window.app.state.ply").await, 2);
+    b.click("#analyse").await;
+    b.new_game("bushka", "W:Wg3:Be3,f5").await;
+    for sq in ["g3", "f3", "f4"] {
+        b.click_square(sq).await;
+    }
+    b.wait("window.app.state.ply === 1").await;
+    assert_eq!(b.eval("window.app.state.moves[0].text").await, "g3f4x");
+    b.finish().await;
+}
+
+/// A tab opened as a copy of another (its sessionStorage copied, the
+/// session id with it) gets the same game in a session of its own; a game
+/// the server has ended (idle too long) is set up again from the page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copied_tab_and_an_ended_session_keep_their_games() {
+    let Some(b) = Browser::start(None).await else {
+        return;
+    };
+    b.select("mode", "human").await;
+    b.new_game("bashnya", "").await;
+    type_move(&b, "c3-d4").await;
+    let first = b.eval("window.app.session").await;
+    let first_window = b.client.window().await.unwrap();
+    b.eval("window.open(location.href) !== null").await;
+    let windows = b.client.windows().await.unwrap();
+    let copy = windows
+        .into_iter()
+        .find(|w| *w != first_window)
+        .expect("the opened tab");
+    b.client.switch_to_window(copy).await.unwrap();
+    b.wait("document.body.dataset.ready === 'true' && window.app.state !== null")
+        .await;
+    assert_eq!(b.eval("window.app.state.ply").await, 1);
+    assert_ne!(
+        b.eval("window.app.session").await,
+        first,
+        "the copy shares the session"
+    );
+    b.client.close_window().await.unwrap();
+    b.client.switch_to_window(first_window).await.unwrap();
+    assert_eq!(b.eval("window.app.session").await, first);
+    // The server ends every session; the next move finds the game gone.
+    b.state.sessions.sweep(Duration::ZERO);
+    let el = b.client.find(Locator::Id("move-text")).await.unwrap();
+    el.send_keys("f6-e5\n").await.unwrap();
+    let shown = b
+        .wait("document.getElementById('error').textContent.includes('set up again') && document.getElementById('error').textContent")
+        .await;
+    assert!(
+        shown
+            .as_str()
+            .unwrap()
+            .starts_with("the server had ended this game"),
+        "{shown}"
+    );
+    assert_ne!(b.eval("window.app.session").await, first);
+    assert_eq!(b.eval("window.app.state.ply").await, 1);
+    el.clear().await.unwrap();
+    type_move(&b, "f6-e5").await;
+    assert_eq!(b.eval("window.app.state.ply").await, 2);
+    b.finish().await;
+}
+
 /// The screenshots in docs/web/, made again by
 /// `cargo test -p bushka-web --test web -- --ignored screenshots`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

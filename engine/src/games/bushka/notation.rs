@@ -46,20 +46,29 @@ pub fn move_text(pos: &Position, mv: &Move) -> String {
 
 /// The captured squares of a piece capture in the order of one route that makes it.
 pub fn capture_order(pos: &Position, mv: &Move) -> Vec<Square> {
+    capture_route(pos, mv).1
+}
+
+/// One route that makes a piece capture: the squares the piece lands on in
+/// order (`mv.to` last), and the squares whose pieces it takes, in the same
+/// order. A route not found (a move not of this position) gives `[mv.to]`
+/// and the captured squares in board order.
+pub fn capture_route(pos: &Position, mv: &Move) -> (Vec<Square>, Vec<Square>) {
     let us = pos.side();
     let king = pos.kings(us) & bit(mv.from) != 0;
     let occupied = pos.occupied() & !bit(mv.from);
     let mut order = Vec::new();
+    let mut landings = Vec::new();
     let walk = Walk {
         occupied,
         king,
         own_men: pos.men(us),
         mv,
     };
-    if walk.route(mv.from, 0, &mut order) {
-        order
+    if walk.route(mv.from, 0, &mut order, &mut landings) {
+        (landings, order)
     } else {
-        Bits(mv.captured).collect()
+        (vec![mv.to], Bits(mv.captured).collect())
     }
 }
 
@@ -72,8 +81,16 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Depth-first search for a step sequence from `sq` taking exactly `mv.captured`.
-    fn route(&self, sq: Square, taken: u64, order: &mut Vec<Square>) -> bool {
+    /// Depth-first search for a step sequence from `sq` taking exactly
+    /// `mv.captured`, the pieces taken pushed to `order` and the squares
+    /// landed on to `landings`.
+    fn route(
+        &self,
+        sq: Square,
+        taken: u64,
+        order: &mut Vec<Square>,
+        landings: &mut Vec<Square>,
+    ) -> bool {
         if taken == self.mv.captured {
             return sq == self.mv.to;
         }
@@ -98,10 +115,12 @@ impl Walk<'_> {
             let tb = bit(target);
             if self.mv.captured & tb != 0 && taken & tb == 0 {
                 order.push(target);
-                if self.route(land, taken | tb, order) {
+                landings.push(land);
+                if self.route(land, taken | tb, order, landings) {
                     return true;
                 }
                 order.pop();
+                landings.pop();
             }
         }
         false
