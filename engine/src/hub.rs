@@ -827,8 +827,6 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), Stri
     }
     // Commands that came while a search with a limit ran, in order.
     let mut waiting: VecDeque<String> = VecDeque::new();
-    // A `go` waits with no `stop` kept after it.
-    let mut go_waits = false;
     loop {
         // Waiting lines are carried out once the search is done; a `stop`
         // or `ping` whose turn has come acts at once, during a search too
@@ -845,9 +843,6 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), Stri
                 break;
             }
             let line = waiting.pop_front().expect("a line waits");
-            if waiting.is_empty() {
-                go_waits = false;
-            }
             pending.fetch_sub(line.len() + LINE_COST, Relaxed);
             if !hub.handle(&line) {
                 return Ok(());
@@ -875,13 +870,15 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), Stri
                     // `go` that waits, it ends that go's search too.
                     Some("stop") => {
                         hub.handle(&line);
-                        // One `stop` kept for the last `go` waiting (not
-                        // one for each `stop` sent).
-                        if keep && go_waits {
-                            waiting.push_back(line);
-                            go_waits = false;
-                        } else if keep {
-                            pending.fetch_sub(line.len() + LINE_COST, Relaxed);
+                        if keep {
+                            let kept = keep_stops(&mut waiting, &line);
+                            // The line was counted once when it was read.
+                            let cost = line.len() + LINE_COST;
+                            if kept == 0 {
+                                pending.fetch_sub(cost, Relaxed);
+                            } else {
+                                pending.fetch_add((kept - 1) * cost, Relaxed);
+                            }
                         }
                     }
                     // `ping` is answered once what came before it is done:
@@ -892,10 +889,7 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), Stri
                         }
                         hub.handle(&line);
                     }
-                    _ if busy => {
-                        go_waits |= command.as_deref() == Some("go");
-                        waiting.push_back(line);
-                    }
+                    _ if busy => waiting.push_back(line),
                     _ => {
                         if !hub.handle(&line) {
                             return Ok(());
@@ -925,6 +919,27 @@ pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), Stri
         let _ = h.join();
     }
     Ok(())
+}
+
+/// A `stop` that came while commands wait: it is kept right after each
+/// waiting `go` that has none after it, so that it ends the search that go
+/// starts, before any command that would wait for that search. Returns how
+/// many were kept.
+fn keep_stops(waiting: &mut VecDeque<String>, stop: &str) -> usize {
+    let is = |l: &str, name: &str| command_of(l).as_deref() == Some(name);
+    let mut kept = 0;
+    let mut out = VecDeque::with_capacity(waiting.len() + 1);
+    let mut lines = std::mem::take(waiting).into_iter().peekable();
+    while let Some(line) = lines.next() {
+        let go = is(&line, "go");
+        out.push_back(line);
+        if go && !lines.peek().is_some_and(|next| is(next, "stop")) {
+            out.push_back(stop.to_string());
+            kept += 1;
+        }
+    }
+    *waiting = out;
+    kept
 }
 
 #[cfg(test)]

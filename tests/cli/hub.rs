@@ -396,6 +396,34 @@ fn a_stop_behind_a_waiting_go_with_a_limit_ends_both_searches() {
     h.quit();
 }
 
+/// A `stop` sent after two waiting `go think`s with another command between
+/// them ends all three searches: it is kept right behind each waiting go,
+/// not behind the command that waits for that go's search.
+#[test]
+fn a_stop_behind_two_waiting_gos_and_a_position_ends_every_search() {
+    let mut h = Hub::start();
+    h.send("set-param name=game value=bashnya");
+    h.send("level move-time=30");
+    h.send("go think");
+    h.until("info");
+    let asked = std::time::Instant::now();
+    h.send_together(&["go think", "pos pos=start", "go think", "stop"]);
+    for search in ["first", "second", "third"] {
+        let lines = h.until("done");
+        if let Some(info) = lines.iter().rev().find(|l| l.starts_with("info")) {
+            assert!(time_of(info) < 25.0, "{search} not stopped: {info}");
+        }
+    }
+    h.send("ping");
+    assert_eq!(h.next(), "pong");
+    assert!(
+        asked.elapsed() < Duration::from_secs(20),
+        "a search ran on: {:?}",
+        asked.elapsed()
+    );
+    h.quit();
+}
+
 /// At the end of its input the engine stops a search without a limit,
 /// prints its move and exits (a GUI that dies leaves no engine searching).
 #[test]
