@@ -58,16 +58,7 @@ impl<G: Game> ExternalPlayer<G> {
         let out = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
         let (tx, lines) = sync_channel(LINES_AHEAD);
         std::thread::spawn(move || read_lines(out, &tx));
-        let (level, move_time) = match (spec.depth, spec.nodes, spec.movetime) {
-            (None, None, None) if spec.tc.is_some() => ("level".to_string(), UNTIMED_MOVE),
-            (_, _, Some(ms)) => (
-                format!("level move-time={:.3}", ms as f64 / 1000.0),
-                Duration::from_millis(ms),
-            ),
-            (_, Some(n), None) => (format!("level nodes={n}"), UNTIMED_MOVE),
-            (Some(d), None, None) => (format!("level depth={d}"), UNTIMED_MOVE),
-            (None, None, None) => ("level depth=4".to_string(), UNTIMED_MOVE),
-        };
+        let (level, move_time) = level_of(spec);
         let mut p = ExternalPlayer {
             child,
             input,
@@ -78,10 +69,10 @@ impl<G: Game> ExternalPlayer<G> {
             dead: None,
             _game: std::marker::PhantomData,
         };
-        let hello = Duration::from_secs(10);
+        let hello = HELLO;
         p.send("hub")
             .and_then(|_| p.wait_for("wait", hello))
-            .map_err(|e| format!("engine {}: {e}", spec.name))?;
+            .map_err(|e| format!("engine {}: after 'hub': {e}", spec.name))?;
         let setup = [
             format!("set-param name=game value={}", G::KIND.name()),
             format!("set-param name=threads value={}", spec.threads),
@@ -93,15 +84,15 @@ impl<G: Game> ExternalPlayer<G> {
         }
         if let Some(e) = spec.eval {
             p.send(&format!("set-param name=eval value={}", e.name()))
-                .map_err(|e| e.clone())?;
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
         if let Some(w) = &spec.weights {
             p.send(&format!("set-param name=weights value={}", quote(w)))
-                .map_err(|e| e.clone())?;
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
         p.send("init")
             .and_then(|_| p.wait_for("ready", hello))
-            .map_err(|e| format!("engine {}: {e}", spec.name))?;
+            .map_err(|e| format!("engine {}: after 'init': {e}", spec.name))?;
         Ok(p)
     }
 
@@ -112,9 +103,11 @@ impl<G: Game> ExternalPlayer<G> {
     }
 
     /// Marks the engine as finished (the harness starts a new one before
-    /// its next game) and returns why.
+    /// its next game), stops it (it may still be searching, taking a core
+    /// from the games on the clock) and returns why.
     fn died(&mut self, why: String) -> String {
         self.dead = Some(why.clone());
+        self.kill();
         why
     }
 
@@ -148,11 +141,42 @@ impl<G: Game> ExternalPlayer<G> {
                     ))
                 }
                 Ok(_) => {}
-                Err(None) => return Err("timeout".into()),
+                Err(None) => {
+                    return Err(format!(
+                        "no '{prefix}' line within {} s",
+                        limit.as_secs_f64()
+                    ))
+                }
                 Err(Some(why)) => return Err(why),
             }
         }
     }
+}
+
+/// The time an engine has to answer `hub`, `init`, and a `ping` after
+/// `new-game` (which may clear a large table).
+const HELLO: Duration = Duration::from_secs(10);
+
+/// The `level` line of an engine's own limits (every one it is given, as
+/// the harness's own engines obey them together; `depth=4` when it has
+/// neither a limit nor a clock), and how long a move may take before the
+/// grace period: its move time, or [`UNTIMED_MOVE`].
+fn level_of(spec: &EngineSpec) -> (String, Duration) {
+    let mut level = "level".to_string();
+    if let Some(d) = spec.depth {
+        level.push_str(&format!(" depth={d}"));
+    }
+    if let Some(n) = spec.nodes {
+        level.push_str(&format!(" nodes={n}"));
+    }
+    if let Some(ms) = spec.movetime {
+        level.push_str(&format!(" move-time={:.3}", ms as f64 / 1000.0));
+    }
+    if level == "level" && spec.tc.is_none() {
+        level.push_str(" depth=4");
+    }
+    let move_time = spec.movetime.map_or(UNTIMED_MOVE, Duration::from_millis);
+    (level, move_time)
 }
 
 /// Reads the engine's output a line at a time into `tx` until it ends: text
@@ -248,8 +272,22 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
     }
 
     fn new_game(&mut self) {
-        // A failed write marks the engine finished: its first move forfeits.
-        let _ = self.send("new-game");
+        // The engine's work for a new game (clearing its table) is done
+        // before the game's clock starts: `ping` waits for it. A failed
+        // write or no `pong` marks the engine finished: its first move
+        // forfeits, and a new one is started for the next game.
+        if self.dead.is_some() {
+            return;
+        }
+        let ready = self
+            .send("new-game")
+            .and_then(|()| self.send("ping"))
+            .and_then(|()| self.wait_for("pong", HELLO));
+        if let Err(e) = ready {
+            if self.dead.is_none() {
+                self.died(format!("after 'new-game': {e}"));
+            }
+        }
     }
 
     fn choose(&mut self, game: &GameRecord<G>) -> Result<Choice<G::Move>, Forfeit> {
@@ -311,7 +349,12 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
                 Err(Some(why)) => return Err(Forfeit::Crash(why)),
             }
         };
-        let text = value_of(&done, "move").ok_or_else(|| Forfeit::IllegalMove("(none)".into()))?;
+        let text = value_of(&done, "move").ok_or_else(|| {
+            Forfeit::IllegalMove(format!(
+                "(none read from '{}')",
+                engine::files::quoted(&done, crate::player::MAX_QUOTED)
+            ))
+        })?;
         let mv = game
             .current()
             .parse_move(&text)

@@ -966,28 +966,36 @@ where
         drop(tx);
         let mut decided = None;
         let mut summary_written: Option<Instant> = None;
+        // Set once a write has failed: nothing more is written, so a resumed
+        // run finds at most the one game cut short in its files.
+        let mut output_failed = false;
         for (slot, result) in rx {
-            if error.is_some() {
-                // Nothing more is written after a failure: a resumed run
-                // finds at most the one game cut short in its files.
+            if output_failed {
                 continue;
             }
-            let written = result.and_then(|f| {
-                outputs.write(cfg, &slot, &f)?;
-                add_clocks(tally, &slot, &f);
-                Ok(f.outcome)
-            });
-            let outcome = match written {
-                Ok(outcome) => outcome,
+            // A game that could not be played (an engine that cannot be
+            // started again) ends the run, but the games the other workers
+            // finish meanwhile are kept.
+            let f = match result {
+                Ok(f) => f,
                 Err(e) => {
                     error.get_or_insert(e);
                     stop.store(true, Relaxed);
                     continue;
                 }
             };
+            if let Err(e) = outputs.write(cfg, &slot, &f) {
+                error.get_or_insert(e);
+                output_failed = true;
+                stop.store(true, Relaxed);
+                continue;
+            }
+            add_clocks(tally, &slot, &f);
+            let outcome = f.outcome;
             tally.add(&slot, outcome);
             if let Err(e) = running_summary(cfg, tally, &outputs.run, &mut summary_written) {
                 error.get_or_insert(e);
+                output_failed = true;
                 stop.store(true, Relaxed);
             }
             bar.set_position(tally.done);

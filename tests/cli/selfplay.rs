@@ -242,8 +242,8 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
 
     // A program that greets, then crashes, sends nonsense, floods its
     // output or complains: each game is forfeited with the reason, and an
-    // engine that cannot go on is started afresh for the next game (a
-    // complaint leaves it searching, to answer in the next game).
+    // engine that cannot go on is stopped and started afresh for the next
+    // game (a complaint may leave it searching, to answer in the next game).
     for (name, act, limit, reason, starts) in [
         ("crash", "exit 3", "movetime=50", "engine failure", 4),
         (
@@ -296,6 +296,137 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An external engine is told every limit of its description together, as
+/// the harness's own engines obey them (`depth=1,movetime=2000` searches
+/// to depth 1, not for two seconds), and is asked for a `pong` after each
+/// `new-game`, so that its work for the new game is off the clock.
+#[test]
+fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
+    let dir = temp_dir("external-level");
+    let log = dir.join("input.log");
+    let path = script(
+        &dir,
+        "logged",
+        &format!("tee -a '{}' | exec '{}' hub\n", log.display(), bin()),
+    );
+    let pdn = dir.join("logged.pdn");
+    let out = run_ok(&[
+        "selfplay",
+        "--engine",
+        &format!("name=ext,cmd={path},depth=1,movetime=2000"),
+        "--engine",
+        "name=int,depth=1,movetime=2000",
+        "--games",
+        "2",
+        "--annotate",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.contains("2 games"), "{out}");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = sent.lines().collect();
+    assert!(lines.contains(&"level depth=1 move-time=2.000"), "{sent}");
+    let new_games: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == "new-game")
+        .collect();
+    assert!(!new_games.is_empty(), "{sent}");
+    for i in new_games {
+        assert_eq!(lines.get(i + 1), Some(&"ping"), "{sent}");
+    }
+    // Every move of either engine searched to depth 1 (`{score/1 time}`).
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let notes: Vec<&str> = text
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split('}').next())
+        .collect();
+    assert!(!notes.is_empty(), "{text}");
+    for note in notes {
+        assert!(note.contains("/1 "), "a move not at depth 1: {{{note}}}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An engine that answers `go` with an `error` line forfeits and is stopped
+/// at once (it may still be searching): it does not live on, taking a core
+/// from the next games, until its worker next needs it.
+#[test]
+fn an_engine_that_complains_is_stopped_at_once() {
+    let dir = temp_dir("external-complains");
+    let mark = dir.join("survived");
+    let body = format!(
+        "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) echo 'error message=confused'; sleep 0.3; echo survived >> '{}';; quit) exit 0;; esac; done\n",
+        mark.display()
+    );
+    let path = script(&dir, "complains", &body);
+    let out = run_ok(&[
+        "selfplay",
+        "--engine",
+        &format!("name=bad,cmd={path},movetime=50"),
+        "--engine",
+        "name=int,movetime=600",
+        "--games",
+        "4",
+        "--concurrency",
+        "1",
+        "--quiet",
+    ]);
+    assert!(out.contains("4 games"), "{out}");
+    assert!(
+        !mark.exists(),
+        "a complaining engine ran on: {}",
+        std::fs::read_to_string(&mark).unwrap_or_default()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A game that cannot be played (an engine that cannot be started again)
+/// ends the run with its error, but a game another worker finishes after it
+/// is still recorded. The engine crashes at its first move: its first
+/// process at once, its second after 1.5 s, and a third cannot be started;
+/// the third start fails while the second process's game is on, and that
+/// game is kept.
+#[test]
+fn games_finished_after_a_failed_restart_are_kept() {
+    let dir = temp_dir("failed-restart");
+    let starts = dir.join("starts");
+    std::fs::create_dir_all(&starts).unwrap();
+    // Each process takes the next number by an atomic mkdir.
+    let body = format!(
+        "n=0\nfor i in 1 2 3; do if mkdir '{0}/'$i 2>/dev/null; then n=$i; break; fi; done\nif [ \"$n\" -eq 0 ] || [ \"$n\" -eq 3 ]; then exit 1; fi\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) if [ \"$n\" -eq 2 ]; then sleep 1.5; fi; exit 3;; quit) exit 0;; esac; done\n",
+        starts.display()
+    );
+    let path = script(&dir, "twice", &body);
+    let pdn = dir.join("run.pdn");
+    let o = Command::new(bin())
+        .args([
+            "selfplay",
+            "--engine",
+            &format!("name=twice,cmd={path},movetime=50"),
+            "--engine",
+            "name=int,depth=1",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("engine twice"), "{err}");
+    let kept = games(&pdn);
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    for game in kept.values() {
+        assert!(game.contains("engine failure"), "{game}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A program that greets, then says nothing: it forfeits on time, which
 /// takes the external engine's fixed grace period (five seconds) above its
 /// 50 ms move time.
@@ -319,7 +450,7 @@ fn misbehaving_engine_forfeits(
     reason: &str,
 ) -> usize {
     let starts = dir.join(format!("{name}.starts"));
-    let greet = "echo started >> STARTS\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) ACT;; quit) exit 0;; esac; done\n";
+    let greet = "echo started >> STARTS\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) ACT;; quit) exit 0;; esac; done\n";
     let body = greet
         .replace("STARTS", &starts.display().to_string())
         .replace("ACT", act);
@@ -358,7 +489,7 @@ fn misbehaving_engine_forfeits(
 #[test]
 fn a_forfeited_move_earns_no_increment() {
     let dir = temp_dir("unmade");
-    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) echo 'done move=zz9';; quit) exit 0;; esac; done\n";
+    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) echo 'done move=zz9';; quit) exit 0;; esac; done\n";
     let path = script(&dir, "bad", body);
     let pdn = dir.join("bad.pdn");
     let json = dir.join("bad.json");
@@ -443,7 +574,7 @@ fn a_run_writing_data_only_can_be_resumed() {
 #[test]
 fn on_a_clock_the_harness_waits_for_the_whole_clock() {
     let dir = temp_dir("external-clock");
-    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; go*) sleep 6; echo 'done move=d23';; quit) exit 0;; esac; done\n";
+    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) sleep 6; echo 'done move=d23';; quit) exit 0;; esac; done\n";
     let path = script(&dir, "slow", body);
     let pdn = dir.join("slow.pdn");
     let out = run_ok(&[
