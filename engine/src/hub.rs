@@ -302,6 +302,10 @@ pub struct Hub {
     /// The running search has no limit: it ends only on `stop`.
     search_unbounded: bool,
     hash: HashSize,
+    /// The table has its size (`hash`). A hub starts with the smallest and
+    /// takes its size at its first search or `set-param name=hash`, so that
+    /// a program given its own size never holds the default table too.
+    table_ready: bool,
     threads: usize,
     weights: String,
     eval: crate::eval::EvalKind,
@@ -313,11 +317,12 @@ impl Hub {
     /// when its table cannot be had.
     pub fn new(out: Output) -> Result<Hub, String> {
         Ok(Hub {
-            session: AnySession::Bushka(Session::new(HashSize::default_here(), 1)?),
+            session: AnySession::Bushka(Session::new(HashSize::MIN, 1)?),
             out,
             search: None,
             search_unbounded: false,
             hash: HashSize::default_here(),
+            table_ready: false,
             threads: 1,
             weights: "default".into(),
             eval: crate::eval::EvalKind::Auto,
@@ -419,6 +424,10 @@ impl Hub {
             },
             "go" => {
                 self.stop_search();
+                if let Err(e) = self.ready_table() {
+                    // The search still runs, with the table there is.
+                    self.error(&e);
+                }
                 let out = Arc::clone(&self.out);
                 let unbounded = on_session!(&self.session, s => s.limits == Limits::default());
                 match on_session!(&mut self.session, s => s.go(out)) {
@@ -443,6 +452,30 @@ impl Hub {
             )),
         }
         true
+    }
+
+    /// Gives the table its size (`hash`) before the first search; on
+    /// failure the table stays as it is, and `hash` says so.
+    fn ready_table(&mut self) -> Result<(), String> {
+        if self.table_ready {
+            return Ok(());
+        }
+        self.table_ready = true;
+        let size = self.hash;
+        let result = on_session!(&mut self.session, s => s.engine().set_hash(size));
+        if result.is_err() {
+            self.hash = on_session!(&self.session, s => s.engine().hash_size());
+        }
+        result
+    }
+
+    /// The size the table has now: `hash`, or the smallest before it is ready.
+    fn table_now(&self) -> HashSize {
+        if self.table_ready {
+            self.hash
+        } else {
+            HashSize::MIN
+        }
     }
 
     /// Forgets what the engine learned and goes back to the start position.
@@ -506,12 +539,13 @@ impl Hub {
                     // two are never held at once; the old session stays,
                     // with its table again, when the new one's cannot be had.
                     on_session!(&mut self.session, s => s.engine().set_hash(HashSize::MIN))?;
-                    let new = with_game!(kind, G => Session::<G>::new(self.hash, self.threads).map(AnySession::from));
+                    let size = self.table_now();
+                    let new = with_game!(kind, G => Session::<G>::new(size, self.threads).map(AnySession::from));
                     self.session = match new {
                         Ok(session) => session,
                         Err(e) => {
                             let back =
-                                on_session!(&mut self.session, s => s.engine().set_hash(self.hash));
+                                on_session!(&mut self.session, s => s.engine().set_hash(size));
                             if let Err(again) = back {
                                 // What the table is now, for the next session.
                                 self.hash = on_session!(&self.session, s => s.engine().hash_size());
@@ -531,11 +565,15 @@ impl Hub {
             "hash" => {
                 let size: HashSize = value.parse()?;
                 if let Err(e) = on_session!(&mut self.session, s => s.engine().set_hash(size)) {
-                    // The old size came back, or the smallest (the error says).
-                    self.hash = on_session!(&self.session, s => s.engine().hash_size());
+                    // The old size came back, or the smallest (the error
+                    // says); a table not yet had keeps its size to come.
+                    if self.table_ready {
+                        self.hash = on_session!(&self.session, s => s.engine().hash_size());
+                    }
                     return Err(e);
                 }
                 self.hash = size;
+                self.table_ready = true;
             }
             "threads" => {
                 let t: usize = parse_in(value, 1, 256, "threads")?;
@@ -945,6 +983,40 @@ fn keep_stops(waiting: &mut VecDeque<String>, stop: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn table_of(hub: &Hub) -> HashSize {
+        on_session!(&hub.session, s => s.engine().hash_size())
+    }
+
+    /// A hub holds the smallest table until it first searches or is given
+    /// its size: a program setting `hash` (as self-play does before `init`)
+    /// never holds the default table too, and one that never does searches
+    /// with the default.
+    #[test]
+    fn the_table_takes_its_size_at_the_first_search_or_hash() {
+        let sink: Output = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut hub = Hub::new(Arc::clone(&sink)).unwrap();
+        assert_eq!(table_of(&hub), HashSize::MIN);
+        for line in ["set-param name=game value=bashnya", "init", "new-game"] {
+            assert!(hub.handle(line));
+        }
+        assert_eq!(
+            table_of(&hub),
+            HashSize::MIN,
+            "no table had before a search"
+        );
+        assert!(hub.handle("set-param name=hash value=2"));
+        assert_eq!(table_of(&hub), HashSize::fixed(2));
+        assert!(hub.handle("set-param name=game value=bushka"));
+        assert_eq!(table_of(&hub), HashSize::fixed(2), "a game switch keeps it");
+
+        let mut fresh = Hub::new(Arc::clone(&sink)).unwrap();
+        for line in ["level depth=1", "go think", "stop"] {
+            assert!(fresh.handle(line));
+        }
+        assert_eq!(table_of(&fresh), HashSize::default_here());
+        assert_eq!(fresh.hash, HashSize::default_here());
+    }
 
     #[test]
     fn an_overlong_or_undecodable_line_is_one_bad_line() {
