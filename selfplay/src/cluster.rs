@@ -24,10 +24,10 @@ use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
 use engine::Game;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to run a sharded selfplay on the cluster.
 #[derive(Clone, Debug)]
@@ -171,13 +171,35 @@ fn command_output(program: &str, args: &[String]) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The states of a job name's array tasks in the queue, by task id, from
-/// `squeue -h -r -o %K|%T` lines.
-pub fn parse_squeue(text: &str) -> HashMap<usize, String> {
+/// An array task in the queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// Its state (`PENDING`, `RUNNING`, ...).
+    pub state: String,
+    /// Why it waits, as `squeue` gives it (`Priority`, `JobHeldAdmin`, ...;
+    /// empty when not given).
+    pub reason: String,
+}
+
+impl Task {
+    /// Held: it will not run until someone releases it (a launch that
+    /// failed and was queued again held, or a hold put by a user or an
+    /// administrator).
+    pub fn held(&self) -> bool {
+        self.state == "PENDING" && self.reason.to_ascii_lowercase().contains("held")
+    }
+}
+
+/// The tasks of a job name's array in the queue, by task id, from
+/// `squeue -h -r -o %K|%T|%r` lines.
+pub fn parse_squeue(text: &str) -> HashMap<usize, Task> {
     text.lines()
         .filter_map(|l| {
-            let (task, state) = l.trim().split_once('|')?;
-            Some((task.trim().parse().ok()?, state.trim().to_string()))
+            let mut fields = l.trim().splitn(3, '|');
+            let task = fields.next()?.trim().parse().ok()?;
+            let state = fields.next()?.trim().to_string();
+            let reason = fields.next().unwrap_or("").trim().to_string();
+            Some((task, Task { state, reason }))
         })
         .collect()
 }
@@ -215,6 +237,13 @@ pub fn array_list(shards: &[usize]) -> String {
 /// How an array task ended, from `sacct` (`CANCELLED by 0, exit 0:15`),
 /// when the cluster keeps accounting; `None` when it does not.
 fn accounting(job: u64, task: usize) -> Option<String> {
+    let (state, exit) = accounting_fields(job, task)?;
+    let q = |t: &str| engine::files::quoted(t, 40);
+    Some(format!("sacct: {}, exit {}", q(&state), q(&exit)))
+}
+
+/// A task's state and exit code as `sacct` has them, where accounting runs.
+fn accounting_fields(job: u64, task: usize) -> Option<(String, String)> {
     let args = [
         "-n".to_string(),
         "-P".into(),
@@ -227,8 +256,7 @@ fn accounting(job: u64, task: usize) -> Option<String> {
     let out = command_output("sacct", &args).ok()?;
     let line = out.lines().next()?.trim().to_string();
     let (state, exit) = line.split_once('|')?;
-    let q = |t: &str| engine::files::quoted(t, 40);
-    Some(format!("sacct: {}, exit {}", q(state), q(exit)))
+    Some((state.trim().to_string(), exit.trim().to_string()))
 }
 
 /// The driver of one run.
@@ -241,7 +269,17 @@ struct Driver<'a> {
     /// Results of finished shards, by index.
     done: BTreeMap<usize, ShardResults>,
     resubmitted: usize,
+    /// Held shards already reported.
+    held_told: HashSet<usize>,
+    /// Shards whose job completed without error but whose summary is not
+    /// seen yet, since when.
+    completed_unseen: HashMap<usize, Instant>,
 }
+
+/// How long a shard whose job completed without error is waited for before
+/// it is submitted again: its summary, written on another node, may take
+/// that long to be seen through a network file system's cache.
+const SUMMARY_GRACE: Duration = Duration::from_secs(120);
 
 /// The jobs' name: the run's id and a hash of the run folder, resolved
 /// (links, `..`, a trailing slash), so that a driver started again finds its
@@ -280,6 +318,8 @@ impl<'a> Driver<'a> {
             state,
             done: BTreeMap::new(),
             resubmitted: 0,
+            held_told: HashSet::new(),
+            completed_unseen: HashMap::new(),
         })
     }
 
@@ -336,8 +376,8 @@ impl<'a> Driver<'a> {
     }
 
     /// The run's tasks in the queue, by shard.
-    fn queued(&self) -> Result<HashMap<usize, String>, String> {
-        let args: Vec<String> = ["-h", "-r", "--name", &self.name, "-o", "%K|%T"]
+    fn queued(&self) -> Result<HashMap<usize, Task>, String> {
+        let args: Vec<String> = ["-h", "-r", "--name", &self.name, "-o", "%K|%T|%r"]
             .map(String::from)
             .to_vec();
         Ok(parse_squeue(&command_output("squeue", &args)?))
@@ -410,18 +450,36 @@ impl<'a> Driver<'a> {
     /// submitted again unless it used up its retries.
     fn missing(
         &mut self,
-        queued: &HashMap<usize, String>,
+        queued: &HashMap<usize, Task>,
         log: &mut dyn FnMut(&str),
     ) -> Result<Vec<usize>, String> {
         let mut out = Vec::new();
         for k in 1..=self.cfg.shards {
-            if self.done.contains_key(&k) || queued.contains_key(&k) {
+            if let Some(task) = queued.get(&k) {
+                if task.held() && self.held_told.insert(k) {
+                    let job = self
+                        .state
+                        .jobs
+                        .get(&k)
+                        .map_or_else(|| "its job".to_string(), |j| format!("{j}_{k}"));
+                    log(&format!(
+                        "shard {k}/{} is held by Slurm ({}): it runs once released (scontrol release {job}); cancelled (scancel {job}), it is submitted again",
+                        self.cfg.shards,
+                        engine::files::quoted(&task.reason, 80)
+                    ));
+                }
+                continue;
+            }
+            if self.done.contains_key(&k) {
                 continue;
             }
             let before = self.state.submissions.get(&k).copied().unwrap_or(0);
+            if before > 0 && self.summary_awaited(k, log) {
+                continue;
+            }
             if before > self.cfg.retries {
                 return Err(format!(
-                    "shard {k}/{} ended without its summary {before} times; see {}",
+                    "shard {k}/{} ended without its summary {before} times (see {}); to go on, run the same command with a larger --retries",
                     self.cfg.shards,
                     self.cfg
                         .dir
@@ -449,8 +507,32 @@ impl<'a> Driver<'a> {
         Ok(out)
     }
 
+    /// Whether shard `k`, out of the queue without its summary, is still
+    /// waited for: its job completed without error (as `sacct` says, where
+    /// accounting runs), so its summary was written and is on its way
+    /// through a network file system's cache, for up to [`SUMMARY_GRACE`].
+    fn summary_awaited(&mut self, k: usize, log: &mut dyn FnMut(&str)) -> bool {
+        let Some(&job) = self.state.jobs.get(&k) else {
+            return false;
+        };
+        let completed = accounting_fields(job, k)
+            .is_some_and(|(state, exit)| state == "COMPLETED" && exit == "0:0");
+        if !completed {
+            return false;
+        }
+        let since = *self.completed_unseen.entry(k).or_insert_with(|| {
+            log(&format!(
+                "shard {k}/{}: its job completed, but its summary is not seen yet; waiting up to {} s for it",
+                self.cfg.shards,
+                SUMMARY_GRACE.as_secs()
+            ));
+            Instant::now()
+        });
+        since.elapsed() < SUMMARY_GRACE
+    }
+
     /// The complete games of the shards still running (read, not changed).
-    fn running_results(&self, queued: &HashMap<usize, String>) -> Vec<ShardResults> {
+    fn running_results(&self, queued: &HashMap<usize, Task>) -> Vec<ShardResults> {
         queued
             .keys()
             .filter(|k| !self.done.contains_key(k))
@@ -602,7 +684,7 @@ pub fn run<G: Game>(
         let running = d.running_results(&queued);
         let shown: Vec<&ShardResults> = d.done.values().chain(&running).collect();
         let games: usize = shown.iter().map(|r| r.games()).sum();
-        let pending = queued.values().filter(|s| s.as_str() == "PENDING").count();
+        let pending = queued.values().filter(|t| t.state == "PENDING").count();
         bar.set_position(games as u64);
         bar.set_message(format!(
             "{} [shards: {} done, {} running, {} pending]",
@@ -645,10 +727,19 @@ mod tests {
 
     #[test]
     fn squeue_lines_give_task_states() {
-        let q = parse_squeue("3|RUNNING\n4|PENDING\n\nN/A|RUNNING\n garbage\n");
-        assert_eq!(q.len(), 2);
-        assert_eq!(q[&3], "RUNNING");
-        assert_eq!(q[&4], "PENDING");
+        let q = parse_squeue(
+            "3|RUNNING|None\n4|PENDING|Priority\n\nN/A|RUNNING\n garbage\n5|PENDING|launch failed requeued held\n6|PENDING|JobHeldAdmin\n7|PENDING\n",
+        );
+        assert_eq!(q.len(), 5);
+        assert_eq!(q[&3].state, "RUNNING");
+        assert_eq!(q[&4].state, "PENDING");
+        assert_eq!(q[&4].reason, "Priority");
+        assert_eq!(q[&7].reason, "");
+        let held: Vec<usize> = [3, 4, 5, 6, 7]
+            .into_iter()
+            .filter(|k| q[k].held())
+            .collect();
+        assert_eq!(held, [5, 6]);
     }
 
     #[test]

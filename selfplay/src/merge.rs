@@ -77,6 +77,16 @@ pub fn read_part(json: &Path) -> Result<ShardPart, String> {
             engine::files::quoted(&run.id, 40)
         ));
     }
+    // The games are checked against the id the recorded options give.
+    let rebuilt = run.options.id();
+    if rebuilt != run.id {
+        return Err(format!(
+            "{}: its options give run id {rebuilt}, not the {} it records (changed by hand, \
+             or written by another version of the program)",
+            json.display(),
+            run.id
+        ));
+    }
     let shard = run.shard.ok_or_else(|| {
         format!(
             "{}: the summary of a whole run, not of a shard (no --shard)",
@@ -459,7 +469,8 @@ impl MergeOutputs {
         if has_content(&self.pdn) && pdn_run_id(&self.pdn).as_deref() != Some(run_id) {
             return refuse(&self.pdn);
         }
-        // The merged summary of this run, if one is there (not a shard's).
+        // The merged summary of this run, if one is there (not a shard's,
+        // nor the unsharded run's: a merge names the shards it merged).
         let summary = self
             .json
             .as_deref()
@@ -469,7 +480,7 @@ impl MergeOutputs {
                     .ok()
                     .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
                     .map(|s| s.run)
-                    .filter(|r| r.id == run_id && r.shard.is_none())
+                    .filter(|r| r.id == run_id && r.shard.is_none() && !r.merged.is_empty())
                     .ok_or(j)
             })
             .transpose();
@@ -477,14 +488,26 @@ impl MergeOutputs {
             Ok(s) => s,
             Err(j) => return refuse(j),
         };
+        // Every shard's PDN, and the unsharded run's, hold this run's games
+        // too: an existing PDN is this merge's to rewrite only when this
+        // run's merged summary names it (the summary is written first).
+        let names = |recorded: Option<&str>, path: &Path| {
+            recorded.is_some_and(|r| Path::new(r) == std::path::absolute(path).unwrap_or_default())
+        };
+        if has_content(&self.pdn)
+            && !names(summary.as_ref().and_then(|r| r.pdn.as_deref()), &self.pdn)
+        {
+            return Err(format!(
+                "{} exists and no merged summary of run {run_id} names it (it may be a shard's \
+                 records, or the unsharded run's): name another file, or remove it (a merge \
+                 that writes --out-json may rewrite its own PDN)",
+                self.pdn.display()
+            ));
+        }
         // Data lines name no run: an existing data file is this run's only
         // when this run's merged summary names it.
         if let Some(data) = self.data.as_deref().filter(|d| has_content(d)) {
-            let named_here = summary
-                .as_ref()
-                .and_then(|r| r.data.as_deref())
-                .is_some_and(|d| Path::new(d) == std::path::absolute(data).unwrap_or_default());
-            if !named_here {
+            if !names(summary.as_ref().and_then(|r| r.data.as_deref()), data) {
                 return Err(format!(
                     "{} exists and no merged summary of run {run_id} names it: name another \
                      file, or remove it (a merge that writes --out-json may rewrite its own data)",
@@ -528,31 +551,11 @@ pub fn merge<G: Game>(
             ));
         }
     }
+    // Every shard's games read (and checked) before anything is written.
     let mut results = Vec::new();
-    engine::files::write_atomic_with(&out.pdn, |w| {
-        for p in &set.parts {
-            let text = std::fs::read_to_string(&p.pdn)
-                .map_err(|e| io_err(format!("cannot read {}: {e}", p.pdn.display())))?;
-            let games = plan
-                .games_of(p.shard, &text, &p.pdn, true)
-                .map_err(io_err)?;
-            let mut blocks: HashMap<u64, &str> = HashMap::new();
-            let mut outcomes = Vec::new();
-            for (slot, result, block) in games {
-                blocks.insert(slot.id, block);
-                outcomes.push(result);
-            }
-            for slot in part(&plan.all, Some(p.shard)).map_err(io_err)? {
-                w.write_all(blocks[&slot.id].as_bytes())?;
-            }
-            results.push(ShardResults {
-                shard: p.shard,
-                outcomes,
-            });
-        }
-        Ok(())
-    })
-    .map_err(|e| format!("merging into {}: {e}", out.pdn.display()))?;
+    for p in &set.parts {
+        results.push(plan.read_results(p.shard, &p.pdn, true)?);
+    }
     let absolute = |p: &Path| {
         std::path::absolute(p)
             .unwrap_or_else(|_| p.to_path_buf())
@@ -569,21 +572,38 @@ pub fn merge<G: Game>(
         options: first.run.options.clone(),
     };
     let summary = plan.summary(&results, decided, run);
-    // The summary before the data: it names the data file, so a merge
-    // stopped between the two writes is this run's to run again (its check
-    // takes a data file a merged summary of the run names).
+    // The summary first: it names the PDN and data files, so a merge
+    // stopped before they are written is this run's to run again (its check
+    // takes a PDN or data file a merged summary of the run names).
+    let again = if out.json.is_some() {
+        " (the merged summary is written, the rest is not: merge again)"
+    } else {
+        ""
+    };
     if let Some(json) = &out.json {
         let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
         crate::output::write_atomic(json, &text)?;
     }
-    if let Some(data) = &out.data {
-        merge_data::<G>(&plan, set, data).map_err(|e| {
-            if out.json.is_some() {
-                format!("{e} (the merged summary is written, the data is not: merge again)")
-            } else {
-                e
+    engine::files::write_atomic_with(&out.pdn, |w| {
+        for p in &set.parts {
+            let text = std::fs::read_to_string(&p.pdn)
+                .map_err(|e| io_err(format!("cannot read {}: {e}", p.pdn.display())))?;
+            let games = plan
+                .games_of(p.shard, &text, &p.pdn, true)
+                .map_err(io_err)?;
+            let blocks: HashMap<u64, &str> = games
+                .into_iter()
+                .map(|(slot, _, block)| (slot.id, block))
+                .collect();
+            for slot in part(&plan.all, Some(p.shard)).map_err(io_err)? {
+                w.write_all(blocks[&slot.id].as_bytes())?;
             }
-        })?;
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("merging into {}: {e}{again}", out.pdn.display()))?;
+    if let Some(data) = &out.data {
+        merge_data::<G>(&plan, set, data).map_err(|e| format!("{e}{again}"))?;
     }
     Ok(summary)
 }

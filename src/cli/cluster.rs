@@ -110,8 +110,19 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
     let cfg = config(&a.selfplay)?;
     let mut run_info =
         with_game!(a.selfplay.game, G => RunInfo::of::<G>(&cfg)).map_err(|e| anyhow!(e))?;
-    run_info.command = std::env::args().collect();
-    let argv: Vec<String> = std::env::args().collect();
+    // The shards' jobs run the same words: each must be text, as the job
+    // script holds them.
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| {
+            a.into_string().map_err(|a| {
+                anyhow!(
+                    "the argument '{}' is not UTF-8 text, which the jobs' script cannot hold",
+                    a.to_string_lossy()
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    run_info.command.clone_from(&argv);
     let after = argv
         .iter()
         .position(|w| w == "selfplay")

@@ -180,7 +180,7 @@ fn merge(m: &MergeArgs) -> Result<()> {
         .options
         .kind()
         .map_err(anyhow::Error::msg)?;
-    let command: Vec<String> = std::env::args().collect();
+    let command: Vec<String> = super::command_line();
     let summary =
         with_game!(kind, G => merge::<G>(&set, &out, None, command)).map_err(anyhow::Error::msg)?;
     out!("{}", table(&summary));
@@ -350,7 +350,7 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
         event: a.event.clone(),
         tb: a.tb.clone(),
         shard: a.shard,
-        command: std::env::args().collect(),
+        command: super::command_line(),
         time_margin: std::time::Duration::from_millis(a.time_margin),
         annotate: a.annotate,
         anchor: a.anchor.clone(),

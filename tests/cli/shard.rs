@@ -282,18 +282,131 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
         "{err}"
     );
     assert!(!dir.join("m3.pdn").exists() && !dir.join("m3.data").exists());
-    // A summary edited to hold no openings is refused, not a crash.
+    // A summary edited to hold no openings is refused, not a crash: as it
+    // is (its options no longer give its run id), and with the id made to
+    // match.
     let text = std::fs::read_to_string(&a1).unwrap();
     let mut v: Value = serde_json::from_str(&text).unwrap();
     v["run"]["options"]["openings"] = Value::Array(Vec::new());
     let edited = dir.join("edited.json");
     std::fs::write(&edited, v.to_string()).unwrap();
-    let mut a = merge(&dir, "e", &[edited]);
+    let mut a = merge(&dir, "e", std::slice::from_ref(&edited));
     a.insert(2, "--partial".into());
     let o = Command::new(bin()).args(&a).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("edited.json: its options give run id ")
+            && err.contains("(changed by hand, or written by another version of the program)"),
+        "{err}"
+    );
+    let options: selfplay::shard::RunOptions =
+        serde_json::from_value(v["run"]["options"].clone()).unwrap();
+    v["run"]["id"] = Value::String(options.id());
+    std::fs::write(&edited, v.to_string()).unwrap();
+    let o = Command::new(bin()).args(&a).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.ends_with("error: no openings\n"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every shard's PDN, and the unsharded run's, hold the run's games: a merge
+/// may rewrite only a PDN (and summary) this run's merged summary names.
+/// Shard 1 merged alone onto shard 2's records, or onto the unsharded
+/// run's files, is refused and leaves them as they were.
+#[test]
+fn a_merge_never_writes_over_a_shard_or_the_unsharded_run() {
+    let dir = temp_dir("shard-overwrite");
+    let args = match_args(5, 4);
+    let s1 = play(&dir, "s1", &args, &["--shard", "1/2"]);
+    let s2 = play(&dir, "s2", &args, &["--shard", "2/2"]);
+    let full = play(&dir, "full", &args, &[]);
+    let before: Vec<(PathBuf, Vec<u8>)> = ["s2.pdn", "s2.json", "full.pdn", "full.json"]
+        .iter()
+        .map(|f| (dir.join(f), std::fs::read(dir.join(f)).unwrap()))
+        .collect();
+    let onto = |pdn: &str, json: &str| -> Vec<String> {
+        vec![
+            "selfplay".into(),
+            "merge".into(),
+            "--partial".into(),
+            "--out-pdn".into(),
+            s(&dir.join(pdn)),
+            "--out-json".into(),
+            s(&dir.join(json)),
+            s(&s1),
+        ]
+    };
+    // (--partial first says which shard it merges without.)
+    let refused = |args: Vec<String>| -> String {
+        let o = Command::new(bin()).args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let last = err.trim().lines().last().unwrap_or_default().to_string();
+        assert!(last.starts_with("error: "), "{err}");
+        last
+    };
+    let err = refused(onto("s2.pdn", "m.json"));
+    assert!(
+        err.contains("s2.pdn exists and no merged summary of run") && err.contains("a shard's"),
+        "{err}"
+    );
+    let err = refused(onto("m.pdn", "full.json"));
+    assert!(
+        err.contains("full.json exists and holds no merge of run"),
+        "{err}"
+    );
+    let err = refused(onto("full.pdn", "m.json"));
+    assert!(
+        err.contains("full.pdn exists and no merged summary"),
+        "{err}"
+    );
+    for (path, bytes) in &before {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    // A merge of its own is rewritten, and a full merge then goes through.
+    run_ok(&onto("m.pdn", "m.json"));
+    run_ok(&onto("m.pdn", "m.json"));
+    run_ok(&merge(&dir, "all", &[s1, s2]));
+    assert_eq!(statistics(&dir.join("all.json")), statistics(&full));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An SPRT bound that is not a short decimal (Python's `1 - 0.95`) is read
+/// back from a shard's summary exactly, so the run id the merge rebuilds
+/// from the recorded options is the run's.
+#[test]
+fn an_sprt_bound_of_many_digits_merges() {
+    let dir = temp_dir("shard-float");
+    let mut args = match_args(3, 2);
+    let at = args.iter().position(|a| a == "--sprt").unwrap();
+    args[at + 1] = "elo0=0,elo1=5,alpha=0.050000000000000044,beta=0.05".into();
+    let s1 = play(&dir, "s1", &args, &["--shard", "1/1"]);
+    let out = run_ok(&merge(&dir, "m", &[s1]));
+    assert!(out.contains("2 games from 1 shard(s)"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file name that is not UTF-8 is no panic: the merge records its command
+/// with replacement characters and writes where it was told.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_no_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("shard-bytes");
+    let s1 = play(&dir, "s1", &match_args(4, 2), &["--shard", "1/1"]);
+    let mut name = dir.as_os_str().as_bytes().to_vec();
+    name.extend_from_slice(b"/m\xff.pdn");
+    let pdn = std::ffi::OsStr::from_bytes(&name);
+    let o = Command::new(bin())
+        .args(["selfplay", "merge", "--out-pdn"])
+        .arg(pdn)
+        .arg(&s1)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(Path::new(pdn).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
