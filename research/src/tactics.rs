@@ -283,6 +283,12 @@ fn is_win(score: Score) -> bool {
     matches!(score, Score::Win(_))
 }
 
+/// Whether a search score is a found loss: a line that loses the game is
+/// no tactic, whatever material it takes on the way.
+fn is_loss(score: Score) -> bool {
+    matches!(score, Score::Loss(_))
+}
+
 /// Looks for a tactic in one position; `source` says where it is from.
 pub fn mine_position<G: EvalSource + Motifs>(
     pos: &G,
@@ -295,6 +301,9 @@ where
     Material: Evaluator<G>,
 {
     let (line, score) = search(engine, eval, pos, cfg.deep);
+    if is_loss(score) {
+        return None;
+    }
     let first = *line.first()?;
     let gain = gain_of(pos, &line, score);
     if gain.is_some_and(|g| g < cfg.min_gain) && !is_win(score) {
@@ -317,7 +326,7 @@ where
         return None;
     }
     let (vline, vscore) = search(engine, eval, pos, cfg.verify);
-    if vline.first() != Some(&first) {
+    if vline.first() != Some(&first) || is_loss(vscore) {
         return None;
     }
     let vgain = gain_of(pos, &vline, vscore);
@@ -370,7 +379,9 @@ impl Motifs for bushka::Position {
     /// are one choice); **a man given to open a line** (a sacrifice, then
     /// the solver's largest capture is linear); a **linear capture**; a
     /// **piece-capture chain** (the largest capture takes two or more in
-    /// steps); else a **quiet build-up**.
+    /// steps); with no capture of the solver's, a **breakthrough to a king**
+    /// (the line ends with the solver holding more kings) or else a **quiet
+    /// build-up**.
     fn motif(pos: &Self, line: &[Self::Move]) -> &'static str {
         let Some(first) = line.first() else {
             return "quiet build-up";
@@ -387,7 +398,17 @@ impl Motifs for bushka::Position {
             .filter(|(_, mv)| Self::is_capture(mv))
             .max_by_key(|(_, mv)| Self::captured_count(mv));
         let Some((_, mv)) = biggest else {
-            return "quiet build-up";
+            // No capture of the solver's: what it gains is a king.
+            let kings = |p: &Self| p.kings(pos.side()).count_ones();
+            let mut end = *pos;
+            for m in line {
+                end = end.play(m);
+            }
+            return if kings(&end) > kings(pos) {
+                "breakthrough to a king"
+            } else {
+                "quiet build-up"
+            };
         };
         let linear = mv.kind == bushka::MoveKind::Linear;
         match (linear, after.must_capture()) {

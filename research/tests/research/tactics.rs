@@ -356,3 +356,35 @@ fn bashnya_motifs_are_named_by_what_the_line_does() {
         "forcing sequence"
     );
 }
+
+/// A line the deep search finds lost for the solver is no tactic, whatever
+/// it takes on the way: this position of the first Bushka set (published
+/// as gaining 400, its line ending with the solver to move and no move) is
+/// scored lost by the search and not mined.
+#[test]
+fn a_lost_line_is_no_tactic() {
+    let text = "W:WKg8:BKi5,Kd6,e7,Kb6";
+    let pos = Position::parse_position(text).unwrap();
+    let mut engine = Engine::<Position>::new(HashSize::MIN, 1);
+    let eval = Position::default_eval();
+    let r = engine.search(
+        eval.as_ref(),
+        &engine::search::SearchInput::new(pos, engine::search::Limits::depth(8)),
+        |_| {},
+    );
+    assert!(
+        matches!(r.score, engine::search::Score::Loss(_)),
+        "{:?}",
+        r.score
+    );
+    assert!(mine_one(text).is_none());
+}
+
+/// A line in which the solver takes nothing and crowns a man is a
+/// breakthrough to a king (a published example of the Bushka set).
+#[test]
+fn a_crowning_without_a_capture_is_a_breakthrough() {
+    let t = mine_one("W:Wf4,c3,d4,e7:Be4,e8,c8").expect("the breakthrough");
+    assert_eq!(t.solution[0], "ed7");
+    assert_eq!(t.motif, "breakthrough to a king");
+}
