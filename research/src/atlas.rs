@@ -270,7 +270,69 @@ pub struct LineResult {
     pub seconds: f64,
 }
 
+/// The 97.5% quantile of Student's t distribution with `df` degrees of
+/// freedom (exact to three decimals up to 30, then the Cornish-Fisher
+/// expansion around the normal quantile).
+pub fn student_t_975(df: u64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df as usize - 1],
+        _ => {
+            let z: f64 = 1.959_964;
+            let n = df as f64;
+            z + (z.powi(3) + z) / (4.0 * n)
+                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
+        }
+    }
+}
+
 impl LineResult {
+    /// The line with its Elo interval from Student's t over the pairs (the
+    /// pair scores' sample variance, n - 1 degrees of freedom): with the 5
+    /// to 20 pairs an atlas line has, the normal approximation that
+    /// `bushka selfplay` uses (and the results file records) is too narrow.
+    /// Fewer than two pairs, or pairs that do not vary, keep the recorded
+    /// interval.
+    pub fn with_t_interval(&self) -> LineResult {
+        let mut out = self.clone();
+        let n: u64 = self.pairs.iter().sum();
+        if n < 2 {
+            return out;
+        }
+        let nf = n as f64;
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean: f64 = self
+            .pairs
+            .iter()
+            .zip(values)
+            .map(|(&c, v)| c as f64 * v)
+            .sum::<f64>()
+            / nf;
+        let var: f64 = self
+            .pairs
+            .iter()
+            .zip(values)
+            .map(|(&c, v)| c as f64 * (v - mean) * (v - mean))
+            .sum::<f64>()
+            / (nf - 1.0);
+        if var <= 0.0 {
+            return out;
+        }
+        let half = student_t_975(n - 1) * (var / nf).sqrt();
+        let elo = |s: f64| {
+            let e = selfplay::stats::score_to_elo(s);
+            e.is_finite().then_some(e)
+        };
+        out.elo_lower = elo((mean - half).max(0.0));
+        out.elo_upper = elo((mean + half).min(1.0));
+        out
+    }
+
     /// White's Elo, and its interval's lower and upper ends, with the
     /// infinities the file writes as null given back their signs: every
     /// game won makes all three +inf and every game lost all three -inf
@@ -480,7 +542,15 @@ pub fn check_settings(
 ) -> Result<(), String> {
     let mut lines = text.lines();
     let old = lines.next().unwrap_or_default().trim();
-    if old != settings {
+    // A report alone measures nothing: the evaluation it would measure
+    // with (`--eval`) is no matter.
+    let without_eval = |s: &str| s.split(" --eval ").next().unwrap_or_default().to_string();
+    let same = if report_only {
+        without_eval(old) == without_eval(settings)
+    } else {
+        old == settings
+    };
+    if !same {
         return Err(format!(
             "holds results of other settings ({}); use another --out",
             engine::files::quoted(old, 200)

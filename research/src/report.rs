@@ -49,6 +49,9 @@ pub struct Atlas {
     pub plies: usize,
     /// How the lines were measured, as the command gave it.
     pub settings: String,
+    /// The evaluation that measured them, as the folder's `settings.txt`
+    /// records it (its kind and the weights' id).
+    pub evaluation: String,
     /// Lines the settings call for.
     pub lines_expected: usize,
     /// Lines measured so far.
@@ -113,9 +116,17 @@ pub fn build(
     game: &str,
     plies: usize,
     settings: &str,
+    evaluation: &str,
     lines_expected: usize,
     results: &BTreeMap<String, LineResult>,
 ) -> Atlas {
+    // Every interval from Student's t over the pairs (see
+    // [`LineResult::with_t_interval`]).
+    let results: BTreeMap<String, LineResult> = results
+        .iter()
+        .map(|(k, r)| (k.clone(), r.with_t_interval()))
+        .collect();
+    let results = &results;
     let mut firsts: Vec<&LineResult> = results.values().filter(|r| r.plies == 1).collect();
     firsts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.line.cmp(&b.line)));
     let chars = characters(&firsts);
@@ -168,6 +179,7 @@ pub fn build(
         game: game.to_string(),
         plies,
         settings: settings.to_string(),
+        evaluation: evaluation.to_string(),
         lines_expected,
         lines_measured: results.len(),
         seconds: results.values().map(|r| r.seconds).sum(),
@@ -206,6 +218,7 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
         atlas.plies
     );
     let _ = writeln!(md, "Settings: `{}`.\n", atlas.settings);
+    let _ = writeln!(md, "Evaluation: `{}`.\n", atlas.evaluation);
     let _ = writeln!(
         md,
         "Lines measured: {} of {}; games: {}; time: {:.0} s of lines measured \

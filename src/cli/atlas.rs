@@ -131,7 +131,13 @@ where
     let checked = atlas::read_results(&args.out)
         .map_err(|e| anyhow!(e))
         .and_then(|done| {
-            check_settings(&args.out, &settings(args, &cfg), &eval, args.report_only)?;
+            check_settings(
+                &args.out,
+                &settings(args, &cfg),
+                &eval,
+                args.report_only,
+                !done.is_empty(),
+            )?;
             Ok(done)
         });
     let done = match checked {
@@ -181,32 +187,61 @@ fn settings(args: &AtlasArgs, cfg: &AtlasConfig) -> String {
 
 /// Refuses to mix results of other settings or of another evaluation into a
 /// folder: the first run writes its settings and its evaluation
-/// ([`engine::eval::default_eval_id`]) to `settings.txt`, later runs must
-/// match them. A report alone (`report_only`) needs only the settings: it
-/// measures nothing, and writes no settings into a folder that has none
-/// (it cannot tell what measured the results there).
-fn check_settings(dir: &Path, settings: &str, eval: &str, report_only: bool) -> Result<()> {
+/// ([`engine::eval::default_eval_id`]) to `settings.txt` (created only if
+/// no other run has: two shards starting at once agree or one is refused),
+/// later runs must match them. Results without a `settings.txt` are
+/// refused: what measured them is unknown. A report alone (`report_only`)
+/// needs only the settings: it measures nothing, and writes no settings
+/// into a folder that has none.
+fn check_settings(
+    dir: &Path,
+    settings: &str,
+    eval: &str,
+    report_only: bool,
+    has_results: bool,
+) -> Result<()> {
     let file = dir.join("settings.txt");
-    // Two short lines are all it holds: more than 64 KiB is not read.
-    let read = std::fs::File::open(&file).and_then(|f| {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut bytes)?;
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
-    });
-    let text = match read {
+    let text = match read_settings(&file) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && report_only => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && has_results => bail!(
+            "{} holds atlas results but no settings.txt: what measured them is unknown; \
+             measure into another --out, or put back its settings.txt",
+            dir.display()
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return engine::files::write_atomic(
-                &file,
-                format!("{settings}\nevaluation {eval}\n").as_bytes(),
-            )
-            .with_context(|| format!("writing {}", file.display()));
+            let created = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&file);
+            match created {
+                Ok(mut f) => {
+                    use std::io::Write;
+                    return f
+                        .write_all(format!("{settings}\nevaluation {eval}\n").as_bytes())
+                        .and_then(|()| f.sync_all())
+                        .with_context(|| format!("writing {}", file.display()));
+                }
+                // Another run wrote it first: its settings must be these.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    read_settings(&file).map_err(|e| anyhow!("{}: {e}", file.display()))?
+                }
+                Err(e) => return Err(anyhow!("{}: {e}", file.display())),
+            }
         }
         Err(e) => return Err(anyhow!("{}: {e}", file.display())),
     };
     atlas::check_settings(&text, settings, eval, report_only)
         .map_err(|e| anyhow!("{} {e}", dir.display()))
+}
+
+/// A folder's `settings.txt` (two short lines: more than 64 KiB is not read).
+fn read_settings(file: &Path) -> std::io::Result<String> {
+    std::fs::File::open(file).and_then(|f| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut bytes)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    })
 }
 
 /// Measures the lines not yet in the folder, appending each as it ends.
@@ -248,10 +283,20 @@ where
 fn write_report<G: EvalSource + Drawable>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()> {
     let results = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
     let expected = atlas::lines::<G>(cfg.plies).len();
+    // The evaluation that measured the results, as the folder records it.
+    let evaluation = read_settings(&args.out.join("settings.txt"))
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.trim().strip_prefix("evaluation "))
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "not recorded".to_string());
     let built = research::report::build(
         args.game.name(),
         cfg.plies,
         &settings(args, cfg),
+        &evaluation,
         expected,
         &results,
     );

@@ -187,3 +187,38 @@ fn atlas_records_its_evaluation_and_a_report_alone_claims_none() {
     assert!(err.contains("being written by another process"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+/// Results in a folder without `settings.txt` are not measured into (what
+/// measured them is unknown); a report alone of a folder ignores `--eval`
+/// (it measures nothing), and names the evaluation its folder records.
+#[test]
+fn atlas_results_without_settings_are_not_adopted() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a");
+    let mut args = QUICK.to_vec();
+    args.extend(["--out", out.to_str().unwrap()]);
+    let o = bushka(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(out.join("atlas.md")).unwrap();
+    assert!(md.contains("Evaluation: `patterns "), "{md}");
+    // A report alone with an `--eval` the folder was not measured with.
+    let mut report = args.clone();
+    report.extend(["--report-only", "--eval", "features"]);
+    let o = bushka(&report);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The results alone, moved to a folder of their own.
+    let moved = dir.path().join("b");
+    std::fs::create_dir(&moved).unwrap();
+    std::fs::copy(out.join("lines.jsonl"), moved.join("lines.jsonl")).unwrap();
+    let mut again = QUICK.to_vec();
+    again.extend(["--out", moved.to_str().unwrap()]);
+    let o = bushka(&again);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("holds atlas results but no settings.txt"),
+        "{err}"
+    );
+    assert!(!moved.join("settings.txt").exists());
+}

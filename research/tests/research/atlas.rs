@@ -79,7 +79,7 @@ fn a_small_atlas_lists_every_first_move_once_with_consistent_numbers() {
         assert!((r.score - points / r.games as f64).abs() < 1e-9);
         assert!((r.draw_rate - r.draws as f64 / 2.0).abs() < 1e-9);
     }
-    let built = research::report::build("bashnya", 1, "test", 7, &results);
+    let built = research::report::build("bashnya", 1, "test", "material test", 7, &results);
     let firsts: Vec<&str> = built.first_moves.iter().map(|f| f.line.as_str()).collect();
     let unique: BTreeSet<&str> = firsts.iter().copied().collect();
     assert_eq!(firsts.len(), 7);
@@ -167,7 +167,7 @@ fn lines_won_or_lost_in_every_game_keep_their_sign() {
         .into_iter()
         .map(|r| (r.line.clone(), r))
         .collect();
-    let built = research::report::build("bushka", 1, "test", 3, &results);
+    let built = research::report::build("bushka", 1, "test", "material test", 3, &results);
     let summary: Vec<(&str, &str, bool)> = built
         .first_moves
         .iter()
@@ -449,4 +449,35 @@ fn the_deep_search_score_is_whites() {
         assert_eq!(figures.score, -r.score.internal(), "{}", line.key());
         assert_eq!(figures.score_text, r.score.to_string());
     }
+}
+
+/// Student's t quantiles, and an interval from ten pairs of
+/// `[1, 2, 4, 2, 1]`: mean 1/2, sample variance 0.75 / 9, so the score's
+/// interval is 1/2 ± 2.262 · sqrt(0.0833 / 10) = 1/2 ± 0.2065, which is
+/// ±152.6 Elo; the normal interval the results file records is narrower.
+#[test]
+fn atlas_intervals_use_students_t_over_the_pairs() {
+    use research::atlas::student_t_975;
+    assert_eq!(student_t_975(1), 12.706);
+    assert_eq!(student_t_975(9), 2.262);
+    assert_eq!(student_t_975(30), 2.042);
+    assert!((student_t_975(31) - 2.040).abs() < 0.001);
+    assert!((student_t_975(1000) - 1.962).abs() < 0.001);
+    assert!(student_t_975(0).is_infinite());
+    let line = r#"{"line":"c3-d4","plies":1,"position":"B:a1=w","search":{"depth":1,"score":0,"score_text":"0","pv":["f6-e5"],"nodes":1},"games":20,"white_wins":5,"draws":10,"black_wins":5,"pairs":[1,2,4,2,1],"score":0.5,"elo":0.0,"elo_lower":-120.0,"elo_upper":120.0,"draw_rate":0.5,"mean_plies":60.0,"white_wins_by":{},"black_wins_by":{},"draws_by":{},"seconds":1.0}"#;
+    let r: LineResult = serde_json::from_str(line).unwrap();
+    let t = r.with_t_interval();
+    let (lo, hi) = (t.elo_lower.unwrap(), t.elo_upper.unwrap());
+    assert!(
+        (lo + 152.6).abs() < 0.2 && (hi - 152.6).abs() < 0.2,
+        "{lo} {hi}"
+    );
+    assert_eq!(t.elo, r.elo);
+    // One pair, or pairs that do not vary, keep what was recorded.
+    let mut one = r.clone();
+    one.pairs = [0, 0, 1, 0, 0];
+    assert_eq!(one.with_t_interval().elo_lower, Some(-120.0));
+    let mut same = r;
+    same.pairs = [0, 0, 10, 0, 0];
+    assert_eq!(same.with_t_interval().elo_upper, Some(120.0));
 }
