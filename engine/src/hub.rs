@@ -303,8 +303,9 @@ pub struct Hub {
     search_unbounded: bool,
     hash: HashSize,
     /// The table has its size (`hash`). A hub starts with the smallest and
-    /// takes its size at its first search or `set-param name=hash`, so that
-    /// a program given its own size never holds the default table too.
+    /// takes its size at `set-param name=hash`, `init` or its first search,
+    /// whichever comes first, so that a program given its own size never
+    /// holds the default table too.
     table_ready: bool,
     threads: usize,
     weights: String,
@@ -398,7 +399,13 @@ impl Hub {
                 crate::files::quoted(&cmd, 40)
             )),
             "hub" => self.identify(),
-            "init" => self.say("ready"),
+            "init" => {
+                // The table is had now, off any clock, unless `hash` set it.
+                if let Err(e) = self.ready_table() {
+                    self.error(&e);
+                }
+                self.say("ready");
+            }
             "new-game" => {
                 self.stop_search();
                 self.new_game();
@@ -435,7 +442,11 @@ impl Hub {
                         self.search_unbounded = unbounded;
                         self.search = Some(h);
                     }
-                    Err(e) => self.error(&format!("cannot start the search: {e}")),
+                    Err(e) => {
+                        // Every `go` gets its `done`, a GUI waits for it.
+                        self.error(&format!("cannot start the search: {e}"));
+                        self.say("done");
+                    }
                 }
             }
             "set-param" => match (get("name"), get("value")) {
@@ -454,8 +465,8 @@ impl Hub {
         true
     }
 
-    /// Gives the table its size (`hash`) before the first search; on
-    /// failure the table stays as it is, and `hash` says so.
+    /// Gives the table its size (`hash`) at `init` or before the first
+    /// search; on failure the table stays as it is, and `hash` says so.
     fn ready_table(&mut self) -> Result<(), String> {
         if self.table_ready {
             return Ok(());
@@ -800,7 +811,9 @@ fn error_line(message: &str) -> String {
 /// the input the commands still waiting are handled in turn, a search
 /// without a limit is stopped and one with a limit finishes and prints its
 /// move. `Err` (after an `error` line) when the engine cannot start: its
-/// default table or its input thread cannot be had.
+/// smallest table or its input thread cannot be had (its default table is
+/// had at `init`, where a failure is an `error` line and the smallest is
+/// kept).
 pub fn run(input: impl BufRead + Send + 'static, out: Output) -> Result<(), String> {
     // Lines read and not yet carried out, in bytes (see MAX_PENDING).
     let pending = Arc::new(AtomicUsize::new(0));
@@ -988,34 +1001,39 @@ mod tests {
         on_session!(&hub.session, s => s.engine().hash_size())
     }
 
-    /// A hub holds the smallest table until it first searches or is given
-    /// its size: a program setting `hash` (as self-play does before `init`)
-    /// never holds the default table too, and one that never does searches
-    /// with the default.
+    /// A hub holds the smallest table until it is given its size, is sent
+    /// `init` or first searches: a program setting `hash` (as self-play
+    /// does before `init`) never holds the default table too, and one that
+    /// never does has the default before its first search.
     #[test]
-    fn the_table_takes_its_size_at_the_first_search_or_hash() {
+    fn the_table_takes_its_size_at_hash_init_or_the_first_search() {
         let sink: Output = Arc::new(Mutex::new(Vec::<u8>::new()));
         let mut hub = Hub::new(Arc::clone(&sink)).unwrap();
         assert_eq!(table_of(&hub), HashSize::MIN);
-        for line in ["set-param name=game value=bashnya", "init", "new-game"] {
+        for line in ["set-param name=game value=bashnya", "new-game"] {
             assert!(hub.handle(line));
         }
-        assert_eq!(
-            table_of(&hub),
-            HashSize::MIN,
-            "no table had before a search"
-        );
+        assert_eq!(table_of(&hub), HashSize::MIN, "no table had yet");
         assert!(hub.handle("set-param name=hash value=2"));
         assert_eq!(table_of(&hub), HashSize::fixed(2));
         assert!(hub.handle("set-param name=game value=bushka"));
         assert_eq!(table_of(&hub), HashSize::fixed(2), "a game switch keeps it");
+        assert!(hub.handle("init"));
+        assert_eq!(
+            table_of(&hub),
+            HashSize::fixed(2),
+            "init keeps a size given"
+        );
 
         let mut fresh = Hub::new(Arc::clone(&sink)).unwrap();
-        for line in ["level depth=1", "go think", "stop"] {
-            assert!(fresh.handle(line));
-        }
+        assert!(fresh.handle("init"));
         assert_eq!(table_of(&fresh), HashSize::default_here());
-        assert_eq!(fresh.hash, HashSize::default_here());
+        let mut searched = Hub::new(Arc::clone(&sink)).unwrap();
+        for line in ["level depth=1", "go think", "stop"] {
+            assert!(searched.handle(line));
+        }
+        assert_eq!(table_of(&searched), HashSize::default_here());
+        assert_eq!(searched.hash, HashSize::default_here());
     }
 
     #[test]

@@ -549,26 +549,43 @@ fn a_game_switch_does_not_need_two_tables() {
 }
 
 /// Without room for its default table (the address space limited to about
-/// 58 MiB), the engine says so in a protocol `error` line and on standard
-/// error, and exits with a failure, not a panic.
+/// 58 MiB), the engine starts with its smallest, says at `init` in a
+/// protocol `error` line that the default cannot be had, answers `ready`
+/// and keeps the smallest (its `hash` parameter says so); a `go` it cannot
+/// start still gets its `done`. No panic, and `quit` exits cleanly.
 #[test]
-fn a_hub_without_room_for_its_table_exits_with_an_error() {
-    let out = Command::new("sh")
+fn a_hub_without_room_for_its_table_says_so_and_goes_on() {
+    let mut child = Command::new("sh")
         .arg("-c")
         .arg("ulimit -v 60000 && exec \"$0\" hub")
         .arg(env!("CARGO_BIN_EXE_bushka"))
-        .stdin(Stdio::null())
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
-    assert!(!out.status.success());
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"init\nhub\nlevel depth=1\ngo think\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stdout.lines().collect();
     assert!(
-        stdout.starts_with("error message=") && stdout.contains("64 MiB"),
+        lines[0].starts_with("error message=") && lines[0].contains("64 MiB"),
         "{stdout}"
     );
+    assert_eq!(lines[1], "ready", "{stdout}");
     assert!(
-        stderr.lines().count() == 1 && stderr.contains("64 MiB") && !stderr.contains("panicked"),
-        "{stderr}"
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=hash value=1 ")),
+        "{stdout}"
     );
+    assert!(lines.iter().any(|l| l.starts_with("done")), "{stdout}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
