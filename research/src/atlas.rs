@@ -540,6 +540,12 @@ pub fn check_settings(
     eval: &str,
     report_only: bool,
 ) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err(
+            "has an empty settings.txt (a run stopped while writing it?): remove it and run again"
+                .into(),
+        );
+    }
     let mut lines = text.lines();
     let old = lines.next().unwrap_or_default().trim();
     // A report alone measures nothing: the evaluation it would measure

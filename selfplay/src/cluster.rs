@@ -490,6 +490,8 @@ impl<'a> Driver<'a> {
             }
             if before > 0 {
                 self.resubmitted += 1;
+                // The next job gets its own grace.
+                self.completed_unseen.remove(&k);
                 let how = self
                     .state
                     .jobs

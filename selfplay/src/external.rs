@@ -32,6 +32,8 @@ pub struct ExternalPlayer<G: Game> {
     move_time: Duration,
     /// The game clock of the next move and how long to wait for it.
     clock: Option<(Clock, Duration)>,
+    /// How long the `pong` after `new-game` may take.
+    new_game_wait: Duration,
     dead: Option<String>,
     _game: std::marker::PhantomData<G>,
 }
@@ -66,6 +68,7 @@ impl<G: Game> ExternalPlayer<G> {
             level,
             move_time,
             clock: None,
+            new_game_wait: new_game_wait(spec.hash.get()),
             dead: None,
             _game: std::marker::PhantomData,
         };
@@ -153,9 +156,16 @@ impl<G: Game> ExternalPlayer<G> {
     }
 }
 
-/// The time an engine has to answer `hub`, `init`, and a `ping` after
-/// `new-game` (which may clear a large table).
+/// The time an engine has to answer `hub` and `init`.
 const HELLO: Duration = Duration::from_secs(10);
+
+/// The time an engine with a table of `hash` MiB has to answer the `ping`
+/// after `new-game`, which clears the table: [`HELLO`] and a second more
+/// for each 100 MiB (clearing runs at gigabytes a second; a busy node or a
+/// first touch of the memory is slower).
+fn new_game_wait(hash: usize) -> Duration {
+    HELLO + Duration::from_secs_f64(hash as f64 / 100.0)
+}
 
 /// The `level` line of an engine's own limits (every one it is given, as
 /// the harness's own engines obey them together; `depth=4` when it has
@@ -282,7 +292,7 @@ impl<G: Game> Player<G> for ExternalPlayer<G> {
         let ready = self
             .send("new-game")
             .and_then(|()| self.send("ping"))
-            .and_then(|()| self.wait_for("pong", HELLO));
+            .and_then(|()| self.wait_for("pong", self.new_game_wait));
         if let Err(e) = ready {
             if self.dead.is_none() {
                 self.died(format!("after 'new-game': {e}"));
@@ -472,6 +482,15 @@ fn kill_all(_processes: &[Process]) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wait_for_a_new_game_grows_with_the_table() {
+        assert_eq!(new_game_wait(16), Duration::from_millis(10_160));
+        assert_eq!(
+            new_game_wait(16_384),
+            Duration::from_secs_f64(10.0 + 163.84)
+        );
+    }
 
     #[test]
     fn scores_of_other_programs_stay_in_range() {

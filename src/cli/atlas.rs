@@ -210,18 +210,17 @@ fn check_settings(
             dir.display()
         ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let created = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&file);
-            match created {
-                Ok(mut f) => {
-                    use std::io::Write;
-                    return f
-                        .write_all(format!("{settings}\nevaluation {eval}\n").as_bytes())
-                        .and_then(|()| f.sync_all())
-                        .with_context(|| format!("writing {}", file.display()));
-                }
+            // Written whole beside it, then linked into place: the link
+            // fails if another run's is there already, and a reader never
+            // sees a file half written.
+            let text = format!("{settings}\nevaluation {eval}\n");
+            let aside = dir.join(format!("settings.txt.{}.tmp", std::process::id()));
+            engine::files::write_atomic(&aside, text.as_bytes())
+                .with_context(|| format!("writing {}", aside.display()))?;
+            let linked = std::fs::hard_link(&aside, &file);
+            let _ = std::fs::remove_file(&aside);
+            match linked {
+                Ok(()) => return Ok(()),
                 // Another run wrote it first: its settings must be these.
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     read_settings(&file).map_err(|e| anyhow!("{}: {e}", file.display()))?
@@ -283,19 +282,27 @@ where
 fn write_report<G: EvalSource + Drawable>(args: &AtlasArgs, cfg: &AtlasConfig) -> Result<()> {
     let results = atlas::read_results(&args.out).map_err(|e| anyhow!(e))?;
     let expected = atlas::lines::<G>(cfg.plies).len();
-    // The evaluation that measured the results, as the folder records it.
-    let evaluation = read_settings(&args.out.join("settings.txt"))
-        .ok()
+    // The settings and the evaluation that measured the results, as the
+    // folder records them (a report alone may be given another `--eval`).
+    let recorded = read_settings(&args.out.join("settings.txt")).ok();
+    let evaluation = recorded
+        .as_deref()
         .and_then(|t| {
             t.lines()
                 .find_map(|l| l.trim().strip_prefix("evaluation "))
                 .map(str::to_string)
         })
         .unwrap_or_else(|| "not recorded".to_string());
+    let settings = recorded
+        .as_deref()
+        .and_then(|t| t.lines().next())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map_or_else(|| settings(args, cfg), str::to_string);
     let built = research::report::build(
         args.game.name(),
         cfg.plies,
-        &settings(args, cfg),
+        &settings,
         &evaluation,
         expected,
         &results,

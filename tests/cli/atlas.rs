@@ -206,6 +206,21 @@ fn atlas_results_without_settings_are_not_adopted() {
     report.extend(["--report-only", "--eval", "features"]);
     let o = bushka(&report);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The report states the settings the folder records, not the --eval given.
+    let md = std::fs::read_to_string(out.join("atlas.md")).unwrap();
+    assert!(
+        !md.contains("--eval features") && md.contains("Evaluation: `patterns "),
+        "{md}"
+    );
+    // An empty settings.txt (a run stopped while writing it) is named.
+    let settings = out.join("settings.txt");
+    let kept = std::fs::read(&settings).unwrap();
+    std::fs::write(&settings, "").unwrap();
+    let o = bushka(&args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("has an empty settings.txt"), "{err}");
+    std::fs::write(&settings, kept).unwrap();
     // The results alone, moved to a folder of their own.
     let moved = dir.path().join("b");
     std::fs::create_dir(&moved).unwrap();

@@ -36,14 +36,14 @@ if (tabs) {
   });
 }
 
-// Whether another open tab holds session `id` (asked, 300 ms for an answer).
+// Whether another open tab holds session `id` (asked, 500 ms for an answer).
 function heldElsewhere(id) {
   if (!tabs) return Promise.resolve(false);
   return new Promise((resolve) => {
     const heard = (e) => {
       if (e.data && e.data.own === id) finish(true);
     };
-    const timer = setTimeout(() => finish(false), 300);
+    const timer = setTimeout(() => finish(false), 500);
     function finish(held) {
       clearTimeout(timer);
       tabs.removeEventListener("message", heard);
@@ -82,7 +82,7 @@ async function run(task) {
     showError(null);
     await task();
   } catch (e) {
-    if (e.status === 404 && app.state && String(e.message).startsWith("unknown session")) {
+    if (gone(e)) {
       // The server ended this tab's game (idle too long, or restarted):
       // the page still has it, so it is set up again; the action is not.
       try {
@@ -95,6 +95,11 @@ async function run(task) {
     }
     showError(e);
   }
+}
+
+// Whether a request failed because the server no longer has this tab's game.
+function gone(e) {
+  return e && e.status === 404 && app.state !== null && String(e.message).startsWith("unknown session");
 }
 
 // A new session holding the game of `state` (its start and moves).
@@ -125,6 +130,7 @@ async function setState(reply) {
   app.updates += 1;
   app.view = reply.ply;
   app.selection = null;
+  app.engineRetries = 0;
   $("chooser").hidden = true;
   $("game").value = reply.game;
   await draw();
@@ -287,6 +293,11 @@ async function engineMove() {
   } catch (e) {
     app.engineBusy = false;
     drawStatus();
+    if (gone(e)) {
+      // The game is set up again, and setting it asks the engine again.
+      await run(async () => setState(await rebuild(app.state)));
+      return;
+    }
     // 409: the game changed under the search (the change asked again), or
     // another search began: still the engine's turn, it is asked again (a
     // few times in a row at most: another tab of the same game may be
@@ -504,8 +515,8 @@ async function start() {
     if ($("mode").value === "auto") $("mode").value = "human";
     await api("/api/stop", { session: app.session });
   }));
-  $("mode").addEventListener("change", () => { if (app.state) afterChange(); });
-  $("side").addEventListener("change", () => { if (app.state) afterChange(); });
+  $("mode").addEventListener("change", () => { app.engineRetries = 0; if (app.state) afterChange(); });
+  $("side").addEventListener("change", () => { app.engineRetries = 0; if (app.state) afterChange(); });
   $("first").addEventListener("click", () => goTo(0));
   $("prev").addEventListener("click", () => goTo(app.view - 1));
   $("next").addEventListener("click", () => goTo(app.view + 1));
@@ -550,7 +561,10 @@ async function start() {
   // An open tab keeps its session from ending idle (the server ends one
   // unused for 30 minutes; a game lost anyway is set up again by run()).
   setInterval(() => {
-    if (app.session) api(`/api/state?session=${app.session}`).catch(() => {});
+    if (!app.session) return;
+    api(`/api/state?session=${app.session}`).catch((e) => {
+      if (gone(e) && !app.engineBusy) run(async () => setState(await rebuild(app.state)));
+    });
   }, 10 * 60 * 1000);
   document.body.dataset.ready = "true";
 }

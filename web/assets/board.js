@@ -25,7 +25,9 @@ export class Board {
     if (!reply.ok) {
       let message = text;
       try { message = JSON.parse(text).error; } catch (_) { /* keep the text */ }
-      throw new Error(message);
+      const e = new Error(message);
+      e.status = reply.status;
+      throw e;
     }
     if (this.url === url) this.element.innerHTML = text;
   }
