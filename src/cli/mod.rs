@@ -234,8 +234,6 @@ fn parse() -> Result<Cli, i32> {
     })
 }
 
-/// The one line for a command given without the subcommand it needs
-/// (`bushka pdn`): which command, and the subcommands it takes.
 /// The command line word for word, as a run records it (a word that is not
 /// UTF-8 is recorded with replacement characters, never a panic).
 pub fn command_line() -> Vec<String> {
@@ -244,6 +242,8 @@ pub fn command_line() -> Vec<String> {
         .collect()
 }
 
+/// The one line for a command given without the subcommand it needs
+/// (`bushka pdn`): which command, and the subcommands it takes.
 fn missing_subcommand(args: impl Iterator<Item = std::ffi::OsString>) -> String {
     use clap::CommandFactory;
     let mut command = Cli::command();

@@ -54,5 +54,13 @@ pub fn check_tuner_data(data: &[u8]) -> usize {
     let mut d = Loader::<bashnya::Position>::resolving(material());
     d.add_reader("fuzz", data).expect("reading a slice");
     let _ = d.finish(0.0);
+    // The pattern loader (`tune --eval patterns`): each position's pattern
+    // indices stored beside its features.
+    let mut e = Loader::<bushka::Position>::new().with_patterns();
+    e.add_reader("fuzz", data).expect("reading a slice");
+    let _ = e.finish(0.25);
+    let mut f = Loader::<bashnya::Position>::resolving(material()).with_patterns();
+    f.add_reader("fuzz", data).expect("reading a slice");
+    let _ = f.finish(0.0);
     read
 }
