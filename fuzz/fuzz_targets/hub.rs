@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use std::cell::RefCell;
 
 thread_local! {
-    /// One hub for the whole run (its table is had at its first search); it is
+    /// One hub for the whole run (the reset gives it a 1 MiB table); it is
     /// reset before every script.
     static HUB: RefCell<Option<(engine::hub::Hub, fuzz_support::HubSink)>> =
         const { RefCell::new(None) };

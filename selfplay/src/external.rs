@@ -93,8 +93,10 @@ impl<G: Game> ExternalPlayer<G> {
             p.send(&format!("set-param name=weights value={}", quote(w)))
                 .map_err(|e| format!("engine {}: {e}", spec.name))?;
         }
+        // `init` may have the table made (and touched) before `ready`.
+        let made = p.new_game_wait;
         p.send("init")
-            .and_then(|_| p.wait_for("ready", hello))
+            .and_then(|_| p.wait_for("ready", made))
             .map_err(|e| format!("engine {}: after 'init': {e}", spec.name))?;
         Ok(p)
     }
@@ -159,10 +161,11 @@ impl<G: Game> ExternalPlayer<G> {
 /// The time an engine has to answer `hub` and `init`.
 const HELLO: Duration = Duration::from_secs(10);
 
-/// The time an engine with a table of `hash` MiB has to answer the `ping`
-/// after `new-game`, which clears the table: [`HELLO`] and a second more
-/// for each 100 MiB (clearing runs at gigabytes a second; a busy node or a
-/// first touch of the memory is slower).
+/// The time an engine with a table of `hash` MiB has to answer `init`
+/// (which may make the table) and the `ping` after `new-game` (which
+/// clears it): [`HELLO`] and a second more for each 100 MiB (clearing runs
+/// at gigabytes a second; a busy node or a first touch of the memory is
+/// slower).
 fn new_game_wait(hash: usize) -> Duration {
     HELLO + Duration::from_secs_f64(hash as f64 / 100.0)
 }

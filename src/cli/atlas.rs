@@ -213,8 +213,13 @@ fn check_settings(
             // Written whole beside it, then linked into place: the link
             // fails if another run's is there already, and a reader never
             // sees a file half written.
+            // (Named by process and time: shards on other nodes share the
+            // folder, and may share a process id.)
             let text = format!("{settings}\nevaluation {eval}\n");
-            let aside = dir.join(format!("settings.txt.{}.tmp", std::process::id()));
+            let stamp = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let aside = dir.join(format!("settings.txt.{}.{stamp}.tmp", std::process::id()));
             engine::files::write_atomic(&aside, text.as_bytes())
                 .with_context(|| format!("writing {}", aside.display()))?;
             let linked = std::fs::hard_link(&aside, &file);
@@ -225,7 +230,17 @@ fn check_settings(
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     read_settings(&file).map_err(|e| anyhow!("{}: {e}", file.display()))?
                 }
-                Err(e) => return Err(anyhow!("{}: {e}", file.display())),
+                // A file system without hard links: created in place.
+                Err(_) => {
+                    let mut f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&file)
+                        .with_context(|| format!("creating {}", file.display()))?;
+                    return std::io::Write::write_all(&mut f, text.as_bytes())
+                        .and_then(|()| f.sync_all())
+                        .with_context(|| format!("writing {}", file.display()));
+                }
             }
         }
         Err(e) => return Err(anyhow!("{}: {e}", file.display())),

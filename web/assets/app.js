@@ -18,6 +18,7 @@ const app = {
   lastInfo: null,
   openWatched: null,
   engineRetries: 0,  // engine requests in a row ended by another search
+  autoRebuilt: false, // a game set up again without a user's action, not yet used
   updates: 0,        // counts the states received (the tests wait on it)
 };
 window.app = app;   // read by the end-to-end tests
@@ -78,6 +79,7 @@ function showError(e) {
 }
 
 async function run(task) {
+  app.autoRebuilt = false;
   try {
     showError(null);
     await task();
@@ -100,6 +102,22 @@ async function run(task) {
 // Whether a request failed because the server no longer has this tab's game.
 function gone(e) {
   return e && e.status === 404 && app.state !== null && String(e.message).startsWith("unknown session");
+}
+
+// Sets the game up again without a user's action (the engine's turn, the
+// keep-alive): once, until the engine moves or the user acts; then the
+// page says so and stops.
+async function rebuildAlone() {
+  if (app.autoRebuilt) {
+    showError("the server ended this game again (it keeps 64 at most): start a new game, or import it");
+    return;
+  }
+  app.autoRebuilt = true;
+  try {
+    await setState(await rebuild(app.state));
+  } catch (e) {
+    showError(e);
+  }
 }
 
 // A new session holding the game of `state` (its start and moves).
@@ -289,13 +307,16 @@ async function engineMove() {
     // The server's game after the move: setting it looks again whose turn it is.
     app.engineAgain = false;
     app.engineRetries = 0;
+    app.autoRebuilt = false;
     if (app.session === session) await setState(reply);
   } catch (e) {
     app.engineBusy = false;
     drawStatus();
-    if (gone(e)) {
-      // The game is set up again, and setting it asks the engine again.
-      await run(async () => setState(await rebuild(app.state)));
+    if (gone(e) && app.session === session) {
+      // The game is set up again, and setting it asks the engine again;
+      // once only until the engine moves or the user acts (the server,
+      // keeping 64 games, may be ending them as fast as they are made).
+      await rebuildAlone();
       return;
     }
     // 409: the game changed under the search (the change asked again), or
@@ -561,9 +582,10 @@ async function start() {
   // An open tab keeps its session from ending idle (the server ends one
   // unused for 30 minutes; a game lost anyway is set up again by run()).
   setInterval(() => {
-    if (!app.session) return;
-    api(`/api/state?session=${app.session}`).catch((e) => {
-      if (gone(e) && !app.engineBusy) run(async () => setState(await rebuild(app.state)));
+    const session = app.session;
+    if (!session) return;
+    api(`/api/state?session=${session}`).catch((e) => {
+      if (gone(e) && app.session === session && !app.engineBusy) rebuildAlone();
     });
   }, 10 * 60 * 1000);
   document.body.dataset.ready = "true";
