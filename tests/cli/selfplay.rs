@@ -303,11 +303,16 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
 #[test]
 fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
     let dir = temp_dir("external-level");
-    let log = dir.join("input.log");
+    // One log a process: the engine plays both colours, one process each,
+    // at once.
     let path = script(
         &dir,
         "logged",
-        &format!("tee -a '{}' | exec '{}' hub\n", log.display(), bin()),
+        &format!(
+            "tee -a '{}/input.'$$'.log' | exec '{}' hub\n",
+            dir.display(),
+            bin()
+        ),
     );
     let pdn = dir.join("logged.pdn");
     let out = run_ok(&[
@@ -324,16 +329,26 @@ fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
         pdn.to_str().unwrap(),
     ]);
     assert!(out.contains("2 games"), "{out}");
-    let sent = std::fs::read_to_string(&log).unwrap();
-    let lines: Vec<&str> = sent.lines().collect();
-    assert!(lines.contains(&"level depth=1 move-time=2.000"), "{sent}");
-    let new_games: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i] == "new-game")
-        .collect();
-    assert!(!new_games.is_empty(), "{sent}");
-    for i in new_games {
-        assert_eq!(lines.get(i + 1), Some(&"ping"), "{sent}");
+    let mut logs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().path();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("input.") && name.ends_with(".log")) {
+            continue;
+        }
+        logs += 1;
+        let sent = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = sent.lines().collect();
+        assert!(lines.contains(&"level depth=1 move-time=2.000"), "{sent}");
+        let new_games: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i] == "new-game")
+            .collect();
+        assert!(!new_games.is_empty(), "{sent}");
+        for i in new_games {
+            assert_eq!(lines.get(i + 1), Some(&"ping"), "{sent}");
+        }
     }
+    assert_eq!(logs, 2, "one engine process for each colour");
     // Every move of either engine searched to depth 1 (`{score/1 time}`).
     let text = std::fs::read_to_string(&pdn).unwrap();
     let notes: Vec<&str> = text
