@@ -366,7 +366,8 @@ fn the_settings_file_is_checked_and_its_text_escaped() {
             false,
             "does not record the evaluation",
         ),
-        ("", false, "other settings ()"),
+        ("", false, "has an empty settings.txt"),
+        (" \n", true, "has an empty settings.txt"),
     ] {
         let err = atlas::check_settings(text, s, e, report_only).unwrap_err();
         assert!(err.contains(word), "{err}");
