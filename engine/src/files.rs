@@ -434,6 +434,10 @@ pub fn lock_exclusive(path: &Path) -> Result<File, String> {
     }
 }
 
+/// What a terminal, a log or a page shows as a line break: an error message
+/// holds none of them (each is one line; the fuzz targets check it).
+pub const LINE_BREAKS: [char; 4] = ['\n', '\r', '\u{2028}', '\u{2029}'];
+
 /// Reads `path` whole if it holds at most `max` bytes; a longer file (or an
 /// endless device) is an error after `max + 1` bytes, not a filled memory.
 pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 /// page would show each as a break).
 pub fn assert_one_line(message: &str) {
     assert!(
-        !message.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        !message.contains(engine::files::LINE_BREAKS),
         "not one line: {message:?}"
     );
 }

@@ -249,13 +249,9 @@ fn check_settings(
         .map_err(|e| anyhow!("{} {e}", dir.display()))
 }
 
-/// A folder's `settings.txt` (two short lines: more than 64 KiB is not read).
+/// A folder's `settings.txt` (two short lines: a file over 64 KiB is refused).
 fn read_settings(file: &Path) -> std::io::Result<String> {
-    std::fs::File::open(file).and_then(|f| {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut bytes)?;
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
-    })
+    engine::files::read_capped(file, 1 << 16).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Measures the lines not yet in the folder, appending each as it ends.

@@ -29,7 +29,10 @@ fn a_slow_protocol_engine_loses_on_time() {
     let path = dir.join("slow.sh");
     write_script(
         &path,
-        "#!/bin/sh\nwhile read l; do case \"$l\" in hub) echo 'id name=slow'; echo wait;; init) echo ready;; ping) echo pong;; go*) sleep 1; echo 'done move=a1';; quit) exit 0;; esac; done\n",
+        &format!(
+            "#!/bin/sh\n{}",
+            super::selfplay::hub_loop("sleep 1; echo 'done move=a1'")
+        ),
     );
     let pdn = dir.join("slow.pdn");
     let slow = format!("name=slow,cmd={},tc=0.1", path.display());
@@ -303,7 +306,10 @@ fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
     write_script(&wrap, "#!/bin/sh\nsh \"$(dirname \"$0\")/inner.sh\"\n");
     std::fs::write(
         dir.join("inner.sh"),
-        "echo $$ >> \"$(dirname \"$0\")/pids\"\nwhile read l; do case \"$l\" in hub) echo 'id name=hang'; echo wait;; init) echo ready;; ping) echo pong;; go*) sleep 1000;; quit) exit 0;; esac; done\n",
+        format!(
+            "echo $$ >> \"$(dirname \"$0\")/pids\"\n{}",
+            super::selfplay::hub_loop("sleep 1000")
+        ),
     )
     .unwrap();
     let hang = format!("name=hang,cmd={},movetime=100", wrap.display());

@@ -212,6 +212,15 @@ fn the_default_match_needs_nothing_prepared() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The command loop of a program speaking just enough of the Hub protocol
+/// (`hub`, `init`, `ping`; `quit` ends it) that does `go` on each `go`: a
+/// shell line, after whatever the script does first.
+pub(crate) fn hub_loop(go: &str) -> String {
+    format!(
+        "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) {go};; quit) exit 0;; esac; done\n"
+    )
+}
+
 fn script(dir: &Path, name: &str, body: &str) -> String {
     let p = dir.join(name);
     std::fs::write(&p, format!("#!/bin/sh\n{body}")).unwrap();
@@ -370,10 +379,10 @@ fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
 fn an_engine_that_complains_is_stopped_at_once() {
     let dir = temp_dir("external-complains");
     let mark = dir.join("survived");
-    let body = format!(
-        "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) echo 'error message=confused'; sleep 0.3; echo survived >> '{}';; quit) exit 0;; esac; done\n",
+    let body = hub_loop(&format!(
+        "echo 'error message=confused'; sleep 0.3; echo survived >> '{}'",
         mark.display()
-    );
+    ));
     let path = script(&dir, "complains", &body);
     let out = run_ok(&[
         "selfplay",
@@ -409,8 +418,9 @@ fn games_finished_after_a_failed_restart_are_kept() {
     std::fs::create_dir_all(&starts).unwrap();
     // Each process takes the next number by an atomic mkdir.
     let body = format!(
-        "n=0\nfor i in 1 2 3; do if mkdir '{0}/'$i 2>/dev/null; then n=$i; break; fi; done\nif [ \"$n\" -eq 0 ] || [ \"$n\" -eq 3 ]; then exit 1; fi\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) if [ \"$n\" -eq 2 ]; then sleep 1.5; fi; exit 3;; quit) exit 0;; esac; done\n",
-        starts.display()
+        "n=0\nfor i in 1 2 3; do if mkdir '{0}/'$i 2>/dev/null; then n=$i; break; fi; done\nif [ \"$n\" -eq 0 ] || [ \"$n\" -eq 3 ]; then exit 1; fi\n{1}",
+        starts.display(),
+        hub_loop("if [ \"$n\" -eq 2 ]; then sleep 1.5; fi; exit 3")
     );
     let path = script(&dir, "twice", &body);
     let pdn = dir.join("run.pdn");
@@ -465,10 +475,7 @@ fn misbehaving_engine_forfeits(
     reason: &str,
 ) -> usize {
     let starts = dir.join(format!("{name}.starts"));
-    let greet = "echo started >> STARTS\nwhile read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) ACT;; quit) exit 0;; esac; done\n";
-    let body = greet
-        .replace("STARTS", &starts.display().to_string())
-        .replace("ACT", act);
+    let body = format!("echo started >> {}\n{}", starts.display(), hub_loop(act));
     let path = script(dir, name, &body);
     let spec = format!("name={name},cmd={path},{limit}");
     let other = if limit.starts_with("tc=") {
@@ -504,8 +511,7 @@ fn misbehaving_engine_forfeits(
 #[test]
 fn a_forfeited_move_earns_no_increment() {
     let dir = temp_dir("unmade");
-    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) echo 'done move=zz9';; quit) exit 0;; esac; done\n";
-    let path = script(&dir, "bad", body);
+    let path = script(&dir, "bad", &hub_loop("echo 'done move=zz9'"));
     let pdn = dir.join("bad.pdn");
     let json = dir.join("bad.json");
     let spec = format!("name=bad,cmd={path},tc=10+1");
@@ -589,8 +595,7 @@ fn a_run_writing_data_only_can_be_resumed() {
 #[test]
 fn on_a_clock_the_harness_waits_for_the_whole_clock() {
     let dir = temp_dir("external-clock");
-    let body = "while read l; do case \"$l\" in hub) echo 'id name=x'; echo wait;; init) echo ready;; ping) echo pong;; go*) sleep 6; echo 'done move=d23';; quit) exit 0;; esac; done\n";
-    let path = script(&dir, "slow", body);
+    let path = script(&dir, "slow", &hub_loop("sleep 6; echo 'done move=d23'"));
     let pdn = dir.join("slow.pdn");
     let out = run_ok(&[
         "selfplay",

@@ -6,7 +6,7 @@
 /// Checks that an error is one line.
 fn research_one_line(e: &str) {
     assert!(
-        !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        !e.contains(engine::files::LINE_BREAKS),
         "not one line: {e:?}"
     );
 }

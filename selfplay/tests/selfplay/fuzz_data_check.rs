@@ -88,7 +88,7 @@ pub fn check_data_file(data: &[u8], path: &std::path::Path) {
             // whose first block lacks its start, is refused, in one line;
             // the file is then left as it was.
             assert!(
-                !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+                !e.contains(engine::files::LINE_BREAKS),
                 "not one line: {e:?}"
             );
             assert!(

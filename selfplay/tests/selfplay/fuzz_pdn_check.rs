@@ -9,7 +9,7 @@ const PDN_MAX_RECORDS: usize = 64;
 /// Checks that an error is one line.
 fn pdn_one_line(e: &str) {
     assert!(
-        !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        !e.contains(engine::files::LINE_BREAKS),
         "not one line: {e:?}"
     );
 }

@@ -29,7 +29,7 @@ pub fn check_pdn_resume(input: &[u8], path: &std::path::Path) -> Option<bool> {
     match result {
         Err(e) => {
             assert!(
-                !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+                !e.contains(engine::files::LINE_BREAKS),
                 "not one line: {e:?}"
             );
             assert_eq!(out, file, "a refused file was changed");

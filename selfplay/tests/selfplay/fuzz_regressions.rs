@@ -54,24 +54,35 @@ fn pdn_glued_move_number_then_digit() {
     assert_round_trips("1. 12.f45! 13...gf5 1-0");
 }
 
+/// Runs `check` on every input kept for fuzz target `target` (in name
+/// order), naming the input that fails; returns how many there are.
+fn each_input(target: &str, mut check: impl FnMut(&[u8])) -> usize {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    files.sort();
+    for path in &files {
+        let data = std::fs::read(path).expect("a corpus file");
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
+        assert!(r.is_ok(), "fuzz input {} fails", path.display());
+    }
+    files.len()
+}
+
 /// The `pdn` target's corpus (`fuzz/corpus/pdn`) through the target's own
 /// checks (`fuzz_pdn_check.rs`, which the target includes): every record
 /// read writes back as one record that reads back the same, replays (or is
 /// refused in one line) in its game, and gives finite clock figures.
 #[test]
 fn the_pdn_fuzz_corpus_reads_writes_back_and_replays() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/pdn");
-    let (mut files, mut records) = (0, 0);
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let data = std::fs::read(&path).unwrap();
-        let r = std::panic::catch_unwind(|| super::fuzz_pdn_check::check_pdn(&data));
-        match r {
-            Ok(n) => records += n,
-            Err(_) => panic!("fuzz input {} fails", path.display()),
-        }
-        files += 1;
-    }
+    let mut records = 0;
+    let files = each_input("pdn", |data| {
+        records += super::fuzz_pdn_check::check_pdn(data);
+    });
     assert!(
         files > 100 && records > 100,
         "{files} inputs, {records} records"
@@ -84,18 +95,17 @@ fn the_pdn_fuzz_corpus_reads_writes_back_and_replays() {
 /// refused in one line and left as it was.
 #[test]
 fn pdn_resume_corpus() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/pdn_resume");
     let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.pdn");
     let (mut accepted, mut refused) = (0, 0);
-    for entry in std::fs::read_dir(&corpus).unwrap() {
-        let input = std::fs::read(entry.unwrap().path()).unwrap();
-        let path = dir.path().join("run.pdn");
-        match super::fuzz_pdn_resume_check::check_pdn_resume(&input, &path) {
+    each_input(
+        "pdn_resume",
+        |input| match super::fuzz_pdn_resume_check::check_pdn_resume(input, &path) {
             Some(true) => accepted += 1,
             Some(false) => refused += 1,
             None => {}
-        }
-    }
+        },
+    );
     // The seeds: a torn record, zero bytes and blank space are cut; notes
     // after the games, and a game the caller refuses, are not.
     assert!(
@@ -110,14 +120,11 @@ fn pdn_resume_corpus() {
 /// finished games, or refuses in one line and changes nothing.
 #[test]
 fn data_corpus() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/data");
     let dir = tempfile::tempdir().unwrap();
-    let mut inputs = 0;
-    for entry in std::fs::read_dir(&corpus).unwrap() {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        super::fuzz_data_check::check_data_file(&data, &dir.path().join("run.data"));
-        inputs += 1;
-    }
+    let path = dir.path().join("run.data");
+    let inputs = each_input("data", |data| {
+        super::fuzz_data_check::check_data_file(data, &path);
+    });
     assert!(inputs >= 100, "{inputs} inputs");
 }
 
@@ -127,13 +134,10 @@ fn data_corpus() {
 /// games read as the cluster driver reads them.
 #[test]
 fn shard_corpus() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/shard");
-    let (mut inputs, mut shards) = (0, 0);
-    for entry in std::fs::read_dir(&corpus).unwrap() {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        shards += super::fuzz_shard_check::check_shard_texts(&data);
-        inputs += 1;
-    }
+    let mut shards = 0;
+    let inputs = each_input("shard", |data| {
+        shards += super::fuzz_shard_check::check_shard_texts(data);
+    });
     assert!(
         inputs >= 4 && shards >= 3,
         "{inputs} inputs, {shards} shards"
@@ -146,13 +150,10 @@ fn shard_corpus() {
 /// the same or are refused in one line.
 #[test]
 fn specs_corpus() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/specs");
-    let (mut inputs, mut specs) = (0, 0);
-    for entry in std::fs::read_dir(&corpus).unwrap() {
-        let data = std::fs::read(entry.unwrap().path()).unwrap();
-        specs += super::fuzz_specs_check::check_specs_texts(&data);
-        inputs += 1;
-    }
+    let mut specs = 0;
+    let inputs = each_input("specs", |data| {
+        specs += super::fuzz_specs_check::check_specs_texts(data);
+    });
     assert!(
         inputs >= 4 && specs >= 3,
         "{inputs} inputs, {specs} engine descriptions"

@@ -16,7 +16,7 @@ pub fn check_shard_texts(data: &[u8]) -> usize {
     use selfplay::shard::{RunInfo, Shard};
     let one_line = |e: &str| {
         assert!(
-            !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+            !e.contains(engine::files::LINE_BREAKS),
             "not one line: {e:?}"
         );
     };

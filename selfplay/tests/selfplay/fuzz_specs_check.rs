@@ -7,7 +7,7 @@
 fn specs_one_line(e: impl std::fmt::Display) {
     let e = e.to_string();
     assert!(
-        !e.contains(['\n', '\r', '\u{2028}', '\u{2029}']),
+        !e.contains(engine::files::LINE_BREAKS),
         "not one line: {e:?}"
     );
 }
