@@ -20,7 +20,7 @@ TIME=${FUZZ_TIME:-60}
 SANITIZER=${SANITIZER:-address}
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-    TARGETS=(text_bushka text_bashnya pdn pdn_resume hub weights weights_file pattern_weights data tuner_data web_api shard research tune_checkpoint specs tb_file)
+    TARGETS=(text_bushka text_bashnya pdn pdn_resume merge_summary hub weights weights_file pattern_weights data tuner_data web_api shard research tune_checkpoint specs tb_file)
 fi
 export RUSTC_BOOTSTRAP=${RUSTC_BOOTSTRAP:-1}
 export CARGO_TARGET_DIR=${FUZZ_TARGET_DIR:-$PWD/target}

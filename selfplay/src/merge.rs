@@ -166,7 +166,16 @@ pub fn check(mut parts: Vec<ShardPart>, partial: bool) -> Result<ShardSet, Strin
         .map(|index| Shard { index, count })
         .collect();
     if !missing.is_empty() && !partial {
-        let names: Vec<String> = missing.iter().map(ToString::to_string).collect();
+        // The first few are named, then how many more.
+        const NAMED: usize = 10;
+        let mut names: Vec<String> = missing
+            .iter()
+            .take(NAMED)
+            .map(ToString::to_string)
+            .collect();
+        if missing.len() > NAMED {
+            names.push(format!("and {} more", missing.len() - NAMED));
+        }
         return Err(format!(
             "missing shard{} {} of run {}",
             if missing.len() > 1 { "s" } else { "" },

@@ -28,11 +28,22 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// Most shards a run is cut into (a shard plays at least one game pair,
+/// and a run has at most a few million).
+pub const MAX_SHARDS: usize = 1_000_000;
+
 impl Shard {
     /// Part `index` of `count`, checked.
     pub fn new(index: usize, count: usize) -> Result<Self, String> {
         if count == 0 {
-            return Err("a run is cut into at least one shard".into());
+            return Err(format!(
+                "shard {index}/{count}: a run is cut into at least one shard"
+            ));
+        }
+        if count > MAX_SHARDS {
+            return Err(format!(
+                "shard {index}/{count}: a run is cut into at most {MAX_SHARDS} shards"
+            ));
         }
         if index == 0 || index > count {
             return Err(format!(
@@ -71,7 +82,7 @@ impl FromStr for Shard {
         let (k, n) = text.trim().split_once('/').ok_or_else(bad)?;
         let k: usize = k.trim().parse().map_err(|_| bad())?;
         let n: usize = n.trim().parse().map_err(|_| bad())?;
-        Shard::new(k, n).map_err(|_| bad())
+        Shard::new(k, n)
     }
 }
 
@@ -317,7 +328,10 @@ mod tests {
             }
         }
         // No overflow at the largest counts.
-        let s = Shard::new(usize::MAX, usize::MAX).unwrap();
+        let s = Shard {
+            index: usize::MAX,
+            count: usize::MAX,
+        };
         assert_eq!(s.pairs(usize::MAX), usize::MAX - 1..usize::MAX);
     }
 
@@ -325,10 +339,23 @@ mod tests {
     fn shard_text_reads_back_and_bad_text_is_refused() {
         let s: Shard = "3/8".parse().unwrap();
         assert_eq!((s.index, s.count, s.to_string()), (3, 8, "3/8".to_string()));
-        for bad in ["", "3", "0/4", "5/4", "a/4", "1/0", "1/-2", "/", "2/4/8"] {
+        for bad in ["", "3", "a/4", "1/-2", "/", "2/4/8"] {
             let e = bad.parse::<Shard>().unwrap_err();
             assert!(e.contains("expected K/N"), "{bad}: {e}");
         }
+        // Numbers out of range are named with the range.
+        for (bad, why) in [
+            ("0/4", "shard 0/4: the part must be between 1 and 4"),
+            ("5/4", "shard 5/4: the part must be between 1 and 4"),
+            ("1/0", "shard 1/0: a run is cut into at least one shard"),
+            (
+                "1/1000001",
+                "shard 1/1000001: a run is cut into at most 1000000 shards",
+            ),
+        ] {
+            assert_eq!(bad.parse::<Shard>().unwrap_err(), why);
+        }
+        assert_eq!("1/1000000".parse::<Shard>().unwrap().count, MAX_SHARDS);
     }
 
     #[test]

@@ -414,9 +414,10 @@ fn a_file_name_that_is_not_utf8_is_no_panic() {
 fn bad_shards_are_refused_in_one_line() {
     let dir = temp_dir("shard-bad");
     for (bad, says) in [
-        ("0/4", "expected K/N"),
-        ("5/4", "expected K/N"),
+        ("0/4", "shard 0/4: the part must be between 1 and 4"),
+        ("5/4", "shard 5/4: the part must be between 1 and 4"),
         ("x", "expected K/N"),
+        ("1/2000000", "a run is cut into at most 1000000 shards"),
         ("4/4", "at most 3 shards"),
     ] {
         let mut a = vec!["selfplay".to_string()];

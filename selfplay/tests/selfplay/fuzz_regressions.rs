@@ -144,6 +144,31 @@ fn shard_corpus() {
     );
 }
 
+/// The `merge_summary` target's corpus (`fuzz/corpus/merge_summary`)
+/// through the target's own checks (`fuzz_merge_summary_check.rs`, which
+/// the target includes): a shard's summary is read and its shards checked
+/// as a merge does, or refused in one line.
+#[test]
+fn merge_summary_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("summary.json");
+    let (mut accepted, mut refused) = (0, 0);
+    each_input("merge_summary", |input| {
+        if super::fuzz_merge_summary_check::check_merge_summary(input, &path) {
+            accepted += 1;
+        } else {
+            refused += 1;
+        }
+    });
+    // The seeds: shards 1/12 and 2/2 of real runs are read; a whole run's
+    // summary, a changed id, a shard out of range, a torn file and a PDN
+    // are not.
+    assert!(
+        accepted >= 2 && refused >= 5,
+        "{accepted} accepted, {refused} refused"
+    );
+}
+
 /// The `specs` target's corpus (`fuzz/corpus/specs`) through the target's
 /// own checks (`fuzz_specs_check.rs`, which the target includes): the
 /// command line's short texts and an external engine's values read back

@@ -3,6 +3,7 @@
 
 mod clock;
 mod fuzz_data_check;
+mod fuzz_merge_summary_check;
 mod fuzz_pdn_check;
 mod fuzz_pdn_resume_check;
 mod fuzz_regressions;
