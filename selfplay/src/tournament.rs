@@ -846,7 +846,16 @@ fn resume<G: Game>(
                 engine::files::quoted(&rec.round, 40)
             )
         })?;
-        if let Some(id) = rec.tag(RUN_ID_TAG).filter(|id| **id != outputs.run.id) {
+        let Some(id) = rec.tag(RUN_ID_TAG) else {
+            return Err(format!(
+                "{}: game {} has no [{RUN_ID_TAG}] tag: it is not a game of run {} (written by hand, \
+                 or by another program)",
+                pdn.display(),
+                rec.round,
+                outputs.run.id
+            ));
+        };
+        if *id != outputs.run.id {
             return Err(format!(
                 "{}: game {} belongs to run {}, not to this run ({}): resume with the same options and the same evaluation weights",
                 pdn.display(),

@@ -726,7 +726,7 @@ fn a_decided_run_resumed_plays_no_more_games() {
 /// A run's id covers what each engine evaluates with, not only the name of
 /// its weights file: a resume after the file changed is refused (its games
 /// would be counted with games of another engine), one with the same file
-/// goes on.
+/// goes on; a file whose games lack their [RunId] tag is refused too.
 #[test]
 fn a_resume_after_the_weights_changed_is_refused() {
     let dir = temp_dir("weights-changed");
@@ -769,6 +769,28 @@ fn a_resume_after_the_weights_changed_is_refused() {
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // A game without its [RunId] tag cannot be told to be of this run:
+    // refused too, and the file is left as it was.
+    std::fs::write(&weights, &original).unwrap();
+    let kept = std::fs::read_to_string(&pdn).unwrap();
+    let untagged: String = kept
+        .lines()
+        .filter(|l| !l.starts_with("[RunId "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&pdn, &untagged).unwrap();
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("has no [RunId] tag: it is not a game of run"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&pdn).unwrap(), untagged);
+    std::fs::write(&pdn, &kept).unwrap();
+    let out = run_ok(&strs(&args));
+    assert!(out.contains("2 games: 2 resumed, 0 played"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
