@@ -128,6 +128,35 @@ pub fn write_atomic_path(
     sync_dir(dir)
 }
 
+/// Checks that a file can be created in `dir` (an existing folder), by
+/// creating and removing one there: a folder that exists but cannot be
+/// written into (its permissions, a read-only mount, an immutable folder)
+/// is found before work whose result would be written there at the end.
+pub fn writable_dir(dir: &Path) -> io::Result<()> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    // Named as a temporary of a write, so that one a kill leaves behind
+    // is removed like theirs.
+    tempfile::Builder::new()
+        .prefix(".write-check.")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map(drop)
+}
+
+/// Checks that [`write_atomic`] could write `path`: for a file to replace,
+/// that its folder can be written into ([`writable_dir`]); a stream (a
+/// standard stream, a pipe, a device) is not tried.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    match write_target(path)? {
+        Target::File(target) => writable_dir(target.parent().unwrap_or(Path::new("."))),
+        Target::Stream(_) | Target::Standard(_) => Ok(()),
+    }
+}
+
 /// Where [`write_atomic_path`] writes.
 enum Target {
     /// Standard input, output or error (`/dev/stdout`, `/dev/fd/1`,

@@ -121,8 +121,9 @@ pub fn writable_places(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> 
 }
 
 /// Refuses an output file that could not be written where it is named (a
-/// folder, a socket, in a folder that does not exist): checked before the
-/// work, whose result would be lost when written at the end.
+/// folder, a socket, in a folder that does not exist or cannot be written
+/// into): checked before the work, whose result would be lost when written
+/// at the end.
 pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
     // What the writer would refuse, and where a link leads.
     let target = engine::files::output_target(path).map_err(|e| format!("{option}: {e}"))?;
@@ -135,7 +136,14 @@ pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    engine::files::check_writable(path).map_err(|e| {
+        let dir = target.parent().filter(|d| !d.as_os_str().is_empty());
+        format!(
+            "{option} {}: cannot write in the folder {}: {e}",
+            path.display(),
+            dir.unwrap_or(Path::new(".")).display()
+        )
+    })
 }
 
 /// Reads the games of a PDN file back one at a time (never the whole file
@@ -539,6 +547,39 @@ mod tests {
             "{err}"
         );
         assert_eq!(writable_place("--json", Path::new("/dev/stdout")), Ok(()));
+        // A folder that exists but cannot be written into: one without
+        // write permission (which root may still write), and /sys (which
+        // even root may not).
+        use std::os::unix::fs::PermissionsExt;
+        let ro = dir.path().join("ro");
+        std::fs::create_dir(&ro).unwrap();
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let mut refused = 0;
+        for out in [
+            ro.join("x.json"),
+            PathBuf::from("/sys/bushka-write-check.json"),
+        ] {
+            let folder = out.parent().unwrap();
+            if !folder.is_dir() || engine::files::writable_dir(folder).is_ok() {
+                continue;
+            }
+            let err = writable_place("--json", &out).unwrap_err();
+            assert!(
+                err.starts_with(&format!(
+                    "--json {}: cannot write in the folder {}: ",
+                    out.display(),
+                    folder.display()
+                )),
+                "{err}"
+            );
+            refused += 1;
+        }
+        #[cfg(target_os = "linux")]
+        assert!(refused > 0, "no unwritable folder to try");
+        assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0, "nothing left");
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(writable_place("--json", &ro.join("x.json")), Ok(()));
+        assert_eq!(std::fs::read_dir(&ro).unwrap().count(), 0, "nothing left");
         // Records on a stream cannot be resumed: refused, not read or cut.
         for stream in ["/dev/null", "/dev/stdout"] {
             let err = recover_pdn(Path::new(stream), |_| Ok(())).unwrap_err();

@@ -572,6 +572,12 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
             &["--data", data_s, "--out", "/nonexistent/w.json"][..],
             "does not exist",
         ),
+        // A folder that exists but cannot be written into (not even by
+        // root): found before the fit, whose weights would be lost.
+        (
+            &["--data", data_s, "--out", "/sys/bushka-w.json"][..],
+            "--out /sys/bushka-w.json: cannot write in the folder /sys: ",
+        ),
     ] {
         let mut args = vec!["tune", "--game", "bashnya", "--quiet"];
         args.extend(extra);

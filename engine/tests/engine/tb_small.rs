@@ -418,9 +418,79 @@ fn damaged_files_are_errors() {
         assert!(Table::load(&path).is_err(), "{name}");
         std::fs::remove_file(&path).unwrap();
     }
+    // A file longer than its header says is refused by its size, before
+    // its body is read: one byte more, and 4 GiB more (a sparse file).
+    let long = bad.join("long.tb");
+    for extra in [1, 1 << 32] {
+        std::fs::write(&long, &bytes).unwrap();
+        let file = std::fs::OpenOptions::new().write(true).open(&long).unwrap();
+        file.set_len(bytes.len() as u64 + extra).unwrap();
+        drop(file);
+        let err = Table::load(&long).unwrap_err().to_string();
+        let want = format!(
+            "{} bytes, expected {} (truncated or padded)",
+            bytes.len() as u64 + extra,
+            bytes.len()
+        );
+        assert!(err.contains(&want), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    std::fs::remove_file(&long).unwrap();
+    // Anything but a regular file (here a FIFO no one writes to, which a
+    // read would wait on for ever) is refused without being opened.
+    let fifo = bad.join("fifo.tb");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let err = Table::load(&fifo).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        let err = Tablebase::open(&bad).err().expect("refused").to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        std::fs::remove_file(&fifo).unwrap();
+    } else {
+        assert!(!cfg!(target_os = "linux"), "mkfifo failed");
+    }
     assert!(Tablebase::open(&bad).is_err(), "no tables");
     assert!(Tablebase::open(bad.join("missing")).is_err());
     let _ = std::fs::remove_dir_all(&bad);
+}
+
+/// A folder that exists but cannot be written into is refused before any
+/// material is solved (whose table would be lost at its write): one
+/// without write permission (which root may still write), and /sys (which
+/// even root may not).
+#[cfg(unix)]
+#[test]
+fn a_folder_that_cannot_be_written_is_refused_before_solving() {
+    use std::os::unix::fs::PermissionsExt;
+    let ro = temp_dir("read-only");
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let mut refused = 0;
+    for dir in [ro.clone(), PathBuf::from("/sys")] {
+        if !dir.is_dir() || engine::files::writable_dir(&dir).is_ok() {
+            continue;
+        }
+        let mut opts = BuildOptions::new(2, dir.clone());
+        let solved = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = solved.clone();
+        opts.progress = Some(std::sync::Arc::new(
+            move |_: &engine::bushka::tb::BuildProgress| {
+                count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            },
+        ));
+        let err = engine::bushka::tb::build(&opts).err().expect("refused");
+        let err = err.to_string();
+        assert!(err.contains(&dir.display().to_string()), "{err}");
+        assert_eq!(
+            solved.load(std::sync::atomic::Ordering::Relaxed),
+            0,
+            "{err}"
+        );
+        refused += 1;
+    }
+    #[cfg(target_os = "linux")]
+    assert!(refused > 0, "no unwritable folder to try");
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let _ = std::fs::remove_dir_all(&ro);
 }
 
 #[test]

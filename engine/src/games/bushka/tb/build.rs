@@ -111,6 +111,7 @@ pub fn build_materials(
     materials: &[Material],
 ) -> Result<(Tablebase, Vec<MaterialReport>), TbError> {
     std::fs::create_dir_all(&opts.dir)
+        .and_then(|()| crate::files::writable_dir(&opts.dir))
         .map_err(|e| TbError::Io(opts.dir.display().to_string(), e.to_string()))?;
     let mut tb = Tablebase::empty(&opts.dir);
     let mut reports = Vec::new();

@@ -49,19 +49,53 @@ pub fn write(path: &Path, mat: Material, per_side: u64, data: &[u8]) -> Result<(
 }
 
 /// Reads and checks a table file; returns its material, positions per side
-/// and the whole file (data from [`HEADER`]).
+/// and the whole file (data from [`HEADER`]). Its header and size are
+/// checked before the rest is read: anything but a regular file (a FIFO,
+/// a device) is refused without being opened, and a file of another size
+/// than its header gives is refused without being read.
 pub fn read(path: &Path) -> Result<(Material, u64, Vec<u8>), TbError> {
+    use std::io::Read;
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| TbError::Io(name.clone(), e.to_string()))?;
-    let (mat, per_side) = check(&name, &bytes)?;
+    let io = |e: std::io::Error| TbError::Io(name.clone(), e.to_string());
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(TbError::Corrupt(name, "not a regular file".into()));
+    }
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut head = Vec::with_capacity(HEADER);
+    (&mut file)
+        .take(HEADER as u64)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let (mat, per_side, len) = check_header(&name, &head)?;
+    if meta.len() != len as u64 {
+        return Err(wrong_size(&name, meta.len(), len));
+    }
+    let mut bytes = Vec::with_capacity(len);
+    bytes.extend_from_slice(&head);
+    // One byte more than expected, to see a file that grew meanwhile.
+    (&mut file)
+        .take((len - HEADER + 1) as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    check(&name, &bytes)?;
     Ok((mat, per_side, bytes))
 }
 
-/// Checks the bytes of a table file named `name` (header, size and
-/// checksum); returns its material and positions per side.
-pub fn check(name: &str, bytes: &[u8]) -> Result<(Material, u64), TbError> {
+/// The refusal of a file of `found` bytes where `len` were expected.
+fn wrong_size(name: &str, found: u64, len: usize) -> TbError {
+    TbError::Corrupt(
+        name.to_string(),
+        format!("{found} bytes, expected {len} (truncated or padded)"),
+    )
+}
+
+/// Checks the header of a table file named `name` (its first [`HEADER`]
+/// bytes, or fewer when the file is shorter); returns its material,
+/// positions per side and the length the whole file must have.
+fn check_header(name: &str, bytes: &[u8]) -> Result<(Material, u64, usize), TbError> {
     let corrupt = |why: &str| TbError::Corrupt(name.to_string(), why.to_string());
-    if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err(corrupt("not a Bushka table file"));
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
@@ -88,11 +122,19 @@ pub fn check(name: &str, bytes: &[u8]) -> Result<(Material, u64), TbError> {
         .and_then(|d| usize::try_from(d).ok())
         .and_then(|d| d.checked_add(HEADER + 8))
         .ok_or_else(|| corrupt("size overflows"))?;
+    Ok((mat, per_side, len))
+}
+
+/// Checks the bytes of a table file named `name` (header, size and
+/// checksum); returns its material and positions per side.
+pub fn check(name: &str, bytes: &[u8]) -> Result<(Material, u64), TbError> {
+    let corrupt = |why: &str| TbError::Corrupt(name.to_string(), why.to_string());
+    if bytes.len() < HEADER + 8 {
+        return Err(corrupt("not a Bushka table file"));
+    }
+    let (mat, per_side, len) = check_header(name, bytes)?;
     if bytes.len() != len {
-        return Err(corrupt(&format!(
-            "{} bytes, expected {len} (truncated or padded)",
-            bytes.len()
-        )));
+        return Err(wrong_size(name, bytes.len() as u64, len));
     }
     let data = &bytes[HEADER..len - 8];
     let mut c = [0u8; 8];
