@@ -431,7 +431,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
     trainer.regularize(cfg.regularize);
     let exercised = trainer.mask().iter().filter(|&&m| m).count();
     let mut best = (0usize, curve[0].validation, start);
-    let key = fit_key(cfg, k, &curve[0], train.len(), valid.len(), best.2.len());
+    let key = fit_key(cfg, k, &curve[0], train.len(), valid.len(), &best.2);
     let mut resumed = 0;
     let mut planned_before = None;
     // Writes the fit's state (when it has a checkpoint file). One that
@@ -529,20 +529,26 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
 }
 
 /// What a checkpoint must match to be resumed by this fit: the settings
-/// that steer the steps, and the data's sizes and initial losses (which
-/// differ when the data, the initial weights or the split do). The number
-/// of epochs is not part of it: a resumed fit may go on past the old end.
+/// that steer the steps, the initial weights (a hash of every parameter:
+/// weights no position exercises leave the losses as they are, but are
+/// kept as they start), and the data's sizes and initial losses (which
+/// differ when the data or the split do). The number of epochs is not part
+/// of it: a resumed fit may go on past the old end.
 fn fit_key(
     cfg: &TuneConfig,
     k: f64,
     start: &EpochLoss,
     train: usize,
     validation: usize,
-    params: usize,
+    params: &[f64],
 ) -> Key {
     let freeze: Vec<String> = cfg.freeze.iter().map(ToString::to_string).collect();
+    let init = params.iter().fold(engine::zobrist::FNV1A_START, |h, p| {
+        engine::zobrist::fnv1a(h, &p.to_bits().to_le_bytes())
+    });
     [
-        ("parameters", params.to_string()),
+        ("parameters", params.len().to_string()),
+        ("initial weights", format!("{init:016x}")),
         ("training positions", train.to_string()),
         ("validation positions", validation.to_string()),
         ("initial training loss", format!("{:?}", start.train)),

@@ -60,33 +60,34 @@ fn model_is_the_engine<G: Patterns>() {
         w
     );
     let mirror = mirror_table::<G>();
-    // The engine's score of each stored position, found back by its text.
-    let positions: Vec<G> = data::<G>(30)
-        .lines()
-        .filter_map(|l| G::parse_position(l.split('\t').nth(1)?).ok())
-        .collect();
-    let mut scores: Vec<i32> = positions
-        .iter()
-        .map(|p| w.score_white(p, &mirror))
-        .collect();
-    scores.sort_unstable();
-    let mut model: Vec<i32> = (0..d.len())
-        .map(|i| eval(d, &params, i).round() as i32)
-        .collect();
-    model.sort_unstable();
-    // Each model value is the engine's score of its own position (within
-    // 1: the engine's taper rounds toward zero), matched one to one: the
-    // loader keeps each quiet position once, so the engine's list holds
-    // more. Both sorted, each model value takes the lowest engine score
-    // left that is within 1 of it (optimal for equal-width windows).
-    assert!(d.len() > 100 && d.len() <= positions.len(), "{}", d.len());
-    let mut next = scores.iter().peekable();
-    for m in &model {
-        while next.next_if(|s| **s < m - 1).is_some() {}
-        let s = next.next().copied();
+    // The engine's score of each position of the data, keyed by its
+    // pattern indices (computed square by square), which the loader keeps
+    // beside each position it stores.
+    let mut scores: std::collections::HashMap<Vec<u32>, Vec<i32>> = Default::default();
+    let mut lines = 0;
+    for line in data::<G>(30).lines() {
+        let p = G::parse_position(line.split('\t').nth(1).unwrap()).unwrap();
+        let key: Vec<u32> = engine::eval::patterns::plain_indices(&p)
+            .into_iter()
+            .map(|i| u32::try_from(i).unwrap())
+            .collect();
+        scores
+            .entry(key)
+            .or_default()
+            .push(w.score_white(&p, &mirror));
+        lines += 1;
+    }
+    // Each stored position's model value is the engine's score of that
+    // very position (within 1: the engine's taper rounds toward zero).
+    assert!(d.len() > 100 && d.len() <= lines, "{}", d.len());
+    for i in 0..d.len() {
+        let m = eval(d, &params, i).round() as i32;
+        let own = scores
+            .get(d.patterns(i))
+            .unwrap_or_else(|| panic!("position {i}: its patterns are no data position's"));
         assert!(
-            s.is_some_and(|s| (s - m).abs() <= 1),
-            "model value {m} matches no engine score left (next {s:?})"
+            own.iter().any(|s| (s - m).abs() <= 1),
+            "position {i}: model value {m}, the engine's score of its position {own:?}"
         );
     }
     // The gradient matches finite differences on pattern parameters.
@@ -155,7 +156,8 @@ fn pattern_tuning_lowers_the_loss_and_writes_a_file_the_engine_reads() {
 
 /// A fit broken off and resumed from its checkpoint ends exactly where the
 /// same fit run straight through does: the same weights, the same kept
-/// epoch and the same loss curve, bit for bit.
+/// epoch and the same loss curve, bit for bit; another fit's checkpoint is
+/// refused by its first difference.
 #[test]
 fn a_resumed_pattern_fit_equals_one_run_straight_through() {
     type P = bushka::Position;
@@ -209,4 +211,17 @@ fn a_resumed_pattern_fit_equals_one_run_straight_through() {
     other.lr = 2.0;
     let e = tuner::tune_patterns(&mut load(), &init, &other).unwrap_err();
     assert!(e.to_string().contains("lr 4.0 there, 2.0 here"), "{e}");
+    // Other initial weights, even in one pattern weight that may be
+    // exercised by no position (so that the initial losses are the same):
+    // refused, by name, not resumed with the old starting point.
+    let mut mg = init.pattern_mg().to_vec();
+    *mg.last_mut().unwrap() += 1;
+    let moved = PatternWeights::from_parts(init.features().clone(), mg, init.pattern_eg().to_vec())
+        .unwrap();
+    let e = tuner::tune_patterns(&mut load(), &moved, &cfg(8, Some(&path), true)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("is of another fit: initial weights "),
+        "{e}"
+    );
 }
