@@ -1036,6 +1036,29 @@ mod tests {
         assert_eq!(searched.hash, HashSize::default_here());
     }
 
+    /// A table over the built-in 1 GiB is a size like any other: set, kept
+    /// across a game switch, and replaced (the engine reported its size
+    /// through the built-in constructor, which stopped the program).
+    #[test]
+    fn a_table_over_one_gib_is_set_and_replaced() {
+        let big = 1025;
+        if crate::tt::max_hash_mib() < big {
+            eprintln!("skipped: this process may hold no {big} MiB table");
+            return;
+        }
+        let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+        let mut hub = Hub::new(buf.clone()).unwrap();
+        assert!(hub.handle(&format!("set-param name=hash value={big}")));
+        assert_eq!(table_of(&hub).get(), big);
+        assert!(hub.handle("set-param name=game value=bashnya"));
+        assert_eq!(table_of(&hub).get(), big, "a game switch keeps it");
+        assert!(hub.handle("set-param name=hash value=8"));
+        assert_eq!(table_of(&hub), HashSize::fixed(8));
+        assert!(hub.handle("ping"));
+        let out = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        assert_eq!(out, "pong\n");
+    }
+
     #[test]
     fn an_overlong_or_undecodable_line_is_one_bad_line() {
         let mut text = b"ping\r\n".to_vec();

@@ -223,6 +223,8 @@ impl<G: Game> Shared<'_, G> {
 /// A search engine: its table and settings, kept between moves of a game.
 pub struct Engine<G: Game> {
     tt: Table,
+    /// The size `tt` was made with.
+    hash: HashSize,
     oracle: Option<Arc<dyn Oracle<G>>>,
     stop: Arc<AtomicBool>,
     threads: usize,
@@ -242,6 +244,7 @@ impl<G: Game> Engine<G> {
     pub fn try_new(hash: HashSize, threads: usize) -> Result<Self, String> {
         Ok(Engine {
             tt: Table::try_new(hash)?,
+            hash,
             oracle: None,
             stop: Arc::new(AtomicBool::new(false)),
             threads: threads.max(1),
@@ -259,18 +262,19 @@ impl<G: Game> Engine<G> {
     /// one cannot be had, one of the old size comes back (failing that too,
     /// the smallest stays, and the error says so: [`Engine::hash_size`]).
     pub fn set_hash(&mut self, size: HashSize) -> Result<(), String> {
-        let old = self.hash_size();
+        let old = self.hash;
         self.tt = Table::try_new(HashSize::MIN)?;
+        self.hash = HashSize::MIN;
         let e = match Table::try_new(size) {
             Ok(t) => {
-                self.tt = t;
+                (self.tt, self.hash) = (t, size);
                 return Ok(());
             }
             Err(e) => e,
         };
         match Table::try_new(old) {
             Ok(t) => {
-                self.tt = t;
+                (self.tt, self.hash) = (t, old);
                 Err(e)
             }
             Err(_) => Err(format!(
@@ -280,9 +284,10 @@ impl<G: Game> Engine<G> {
         }
     }
 
-    /// The size of the table now.
+    /// The size the table now was made with (any size [`HashSize`] takes,
+    /// beyond the built-in 1 GiB too).
     pub fn hash_size(&self) -> HashSize {
-        HashSize::fixed(self.tt.bytes().div_ceil(1 << 20).max(1))
+        self.hash
     }
 
     /// Sets the number of search threads (at least one).
