@@ -555,8 +555,11 @@ struct Done {
 /// `out_of_time` tells whether the soft time limit has passed or a stop was
 /// asked (asked last, as it reads the clock).
 fn enough(limits: &super::Limits, done: Done, out_of_time: impl FnOnce() -> bool) -> bool {
+    // One legal move under time limits alone: deeper search would only
+    // spend the clock. (With a depth or node limit too, the search goes on
+    // to it, as every limit given holds, unless time ends it first.)
     let timed = limits.movetime.is_some() || limits.clock.is_some();
-    if timed && done.root_moves == 1 {
+    if timed && done.root_moves == 1 && limits.depth.is_none() && limits.nodes.is_none() {
         return true;
     }
     if done.score.abs() >= MATE_BOUND
@@ -619,5 +622,28 @@ mod tests {
         };
         assert!(enough(&clock_only, single, || false));
         assert!(!enough(&Limits::depth(20), single, || false));
+        // ...but with a depth or node limit as well, the search goes on to
+        // it while time is left.
+        let depth_and_clock = Limits {
+            depth: Some(20),
+            clock,
+            ..Limits::default()
+        };
+        assert!(!enough(&depth_and_clock, single, || false));
+        assert!(enough(&depth_and_clock, single, || true), "time is up");
+        assert!(enough(
+            &depth_and_clock,
+            Done {
+                depth: 20,
+                ..single
+            },
+            || false
+        ));
+        let nodes_and_movetime = Limits {
+            nodes: Some(1_000_000),
+            movetime: Some(Duration::from_secs(5)),
+            ..Limits::default()
+        };
+        assert!(!enough(&nodes_and_movetime, single, || false));
     }
 }
