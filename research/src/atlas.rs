@@ -433,7 +433,7 @@ pub fn deep_search<G: EvalSource>(
     line: &Line<G>,
     cfg: &AtlasConfig,
 ) -> Result<SearchFigures, String> {
-    let mut engine = Engine::<G>::new(cfg.hash, 1);
+    let mut engine = Engine::<G>::try_new(cfg.hash, 1).map_err(|e| format!("--hash: {e}"))?;
     let eval = G::select_eval(None, cfg.eval).map_err(|e| format!("--eval: {e}"))?;
     let input = SearchInput::new(line.position, Limits::depth(cfg.search_depth));
     let result = engine.search(eval.as_ref(), &input, |_| {});

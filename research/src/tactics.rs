@@ -528,21 +528,23 @@ where
     use rayon::prelude::*;
     let unique = distinct(positions);
     let eval = G::select_eval(None, cfg.eval).map_err(|e| format!("--eval: {e}"))?;
+    // Each thread's engine; a table that cannot be had is an error.
     let found: Vec<Option<Tactic>> = unique
         .par_iter()
         .map_init(
-            || Engine::<G>::new(cfg.hash, 1),
+            || Engine::<G>::try_new(cfg.hash, 1).map_err(|e| format!("--hash: {e}")),
             |engine, (source, pos)| {
                 let hash = Game::hash(pos);
                 if let Some(known) = done.get(&hash) {
-                    return known.clone();
+                    return Ok(known.clone());
                 }
+                let engine = engine.as_mut().map_err(|e| e.clone())?;
                 let t = mine_position(pos, cfg, engine, eval.as_ref(), source);
                 on_result(hash, &t);
-                t
+                Ok(t)
             },
         )
-        .collect();
+        .collect::<Result<_, String>>()?;
     Ok(drop_continuations::<G>(found.into_iter().flatten()))
 }
 

@@ -455,7 +455,7 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
     let text = std::fs::read_to_string(&args.problems)
         .with_context(|| format!("{}", args.problems.display()))?;
     let eval = G::select_eval(None, args.eval.kind).map_err(|e| anyhow!("--eval: {e}"))?;
-    let mut engine = Engine::<G>::new(HashSize::fixed(16), 1);
+    let mut engine = Engine::<G>::try_new(HashSize::fixed(16), 1).map_err(|e| anyhow!(e))?;
     let (mut solved, mut total) = (0, 0);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

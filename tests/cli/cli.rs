@@ -1030,4 +1030,32 @@ fn a_hash_table_beyond_the_memory_is_refused() {
         assert!(err.contains("hash"), "{args}: {err}");
         assert!(!err.contains("memory allocation of"), "{args}: {err}");
     }
+    // `tactics solve` searches with a built-in 16 MiB table: under address
+    // space limits from too small for the program to run at all to enough
+    // for everything, each run either solves, or is refused in one line
+    // for its table, never by a panic; some limit reaches the refusal.
+    let problems = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/tactics/bushka/tactics.tsv"
+    );
+    let mut refused = 0;
+    for kib in (12_000..=64_000).step_by(2_000) {
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {kib} && exec \"$0\" tactics solve --problems \"$1\" --depth 1"
+            ))
+            .arg(bin)
+            .arg(problems)
+            .output()
+            .expect("run sh");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{kib} KiB: {err}");
+        if err.contains("cannot have 16 MiB of memory for the hash table") {
+            assert_eq!(o.status.code(), Some(2), "{kib} KiB: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{kib} KiB: {err}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "no limit reached the table");
 }
