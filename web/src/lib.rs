@@ -29,7 +29,7 @@ use std::sync::Arc;
 #[error("{message}")]
 pub struct ApiError {
     /// The HTTP status (4xx for a bad request; 500 when a search thread
-    /// failed).
+    /// failed; 503 when a search's table cannot be had).
     pub status: StatusCode,
     /// What was wrong, in one line.
     pub message: String,
