@@ -651,14 +651,7 @@ pub const MAX_RUN_GAMES: usize = 10_000_000;
 /// Refuses a run whose pairings and games per pairing make more than
 /// [`MAX_RUN_GAMES`] games, before its schedule is made.
 pub fn check_run_size(engines: usize, gauntlet: bool, games: usize) -> Result<(), String> {
-    let pairings = if engines <= 2 {
-        1
-    } else if gauntlet {
-        engines - 1
-    } else {
-        engines.saturating_mul(engines - 1) / 2
-    };
-    let total = pairings.saturating_mul(games.div_ceil(2).saturating_mul(2));
+    let total = run_games(engines, gauntlet, games);
     if total > MAX_RUN_GAMES {
         return Err(format!(
             "{engines} engines{} at {games} games a pairing make {total} games: at most {MAX_RUN_GAMES} a run",
@@ -666,6 +659,20 @@ pub fn check_run_size(engines: usize, gauntlet: bool, games: usize) -> Result<()
         ));
     }
     Ok(())
+}
+
+/// The games of a run of `engines` (at least two) at `games` a pairing,
+/// as [`schedule`] makes them (whole pairs, each pairing), counted without
+/// making them (saturating).
+fn run_games(engines: usize, gauntlet: bool, games: usize) -> usize {
+    let pairings = if engines <= 2 {
+        1
+    } else if gauntlet {
+        engines - 1
+    } else {
+        engines.saturating_mul(engines - 1) / 2
+    };
+    pairings.saturating_mul(games.div_ceil(2).saturating_mul(2))
 }
 
 /// What a decided SPRT said, and after how many games.
@@ -1074,8 +1081,18 @@ fn finish(
 /// The most games the run (or its shard) plays at once: `--concurrency`,
 /// or fewer when fewer are scheduled.
 pub fn games_at_once(cfg: &Config) -> usize {
-    let all = schedule(cfg);
-    workers(cfg, part(&all, cfg.shard).map_or(all.len(), <[Slot]>::len))
+    // Counted, not scheduled: this is asked before a run too large is
+    // refused, whose schedule would not fit in the memory.
+    let all = if cfg.openings.is_empty() {
+        0
+    } else {
+        run_games(cfg.engines.len(), cfg.gauntlet, cfg.games)
+    };
+    let games = match cfg.shard {
+        Some(shard) if shard.count <= all / 2 => shard.pairs(all / 2).len() * 2,
+        _ => all,
+    };
+    workers(cfg, games)
 }
 
 /// The games played at once for `games` to play: `--concurrency`, at most

@@ -794,6 +794,41 @@ fn a_resume_after_the_weights_changed_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A run too large to be allowed (here 4 engines at 10,000,000 games a
+/// pairing: 60,000,000 games) is refused in one line before anything is
+/// made of it (its schedule alone would take gigabytes).
+#[test]
+fn a_run_too_large_is_refused_before_its_schedule() {
+    let args = [
+        "selfplay",
+        "--engine",
+        "name=a,depth=1",
+        "--engine",
+        "name=b,depth=1",
+        "--engine",
+        "name=c,depth=1",
+        "--engine",
+        "name=d,depth=1",
+        "--games",
+        "10000000",
+        "--quiet",
+    ];
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec \"$0\" \"$@\"")
+        .arg(bin())
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("4 engines at 10000000 games a pairing make 60000000 games: at most"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
 /// A resume that adds `--data` would write a data file without the games
 /// finished before: refused, naming the file, and nothing is written.
 #[test]

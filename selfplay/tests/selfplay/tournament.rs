@@ -296,6 +296,42 @@ fn a_run_of_too_many_games_is_refused_before_its_schedule() {
     assert!(err.contains("at most"), "{err}");
 }
 
+/// The games played at once (for the cores warning) are counted from the
+/// run's size, shard and concurrency, not from its schedule, which a run
+/// too large to be allowed could not hold (it is refused after the
+/// warning's count).
+#[test]
+fn games_at_once_are_counted_without_the_schedule() {
+    use selfplay::tournament::games_at_once;
+    let start = vec![bushka::Position::start().to_text()];
+    let two = ["name=a,kind=random", "name=b,kind=random"];
+    let four = [
+        "name=a,kind=random",
+        "name=b,kind=random",
+        "name=c,kind=random",
+        "name=d,kind=random",
+    ];
+    let at_once = |engines: &[&str], games, concurrency, gauntlet, shard: Option<&str>| {
+        let mut cfg = config(engines, games, start.clone());
+        cfg.concurrency = concurrency;
+        cfg.gauntlet = gauntlet;
+        cfg.shard = shard.map(|s| s.parse().unwrap());
+        games_at_once(&cfg)
+    };
+    assert_eq!(at_once(&two, 3, 2, false, None), 2);
+    assert_eq!(at_once(&two, 3, 9, false, None), 4, "3 games are 2 pairs");
+    assert_eq!(at_once(&four, 2, 9, true, None), 6, "3 pairings");
+    assert_eq!(at_once(&four, 2, 20, false, None), 12, "6 pairings");
+    // Shard 1 of 5 of those 6 pairs plays 1 pair; shard 5 of 5 plays 2.
+    assert_eq!(at_once(&four, 2, 9, false, Some("1/5")), 2);
+    assert_eq!(at_once(&four, 2, 9, false, Some("5/5")), 4);
+    // 60,000,000 games, six times the most a run may have: counted at once.
+    assert_eq!(at_once(&four, 10_000_000, 2, false, None), 2);
+    let mut none = config(&two, 2, Vec::new());
+    none.concurrency = 4;
+    assert_eq!(games_at_once(&none), 1, "no opening, no game");
+}
+
 /// The options `--sprt`, `--adjudicate-win` and `--each` read their text
 /// here; a refusal names the problem in one line, the text escaped.
 #[test]
