@@ -417,20 +417,35 @@ pub fn read_line_capped<R: BufRead>(
 
 /// Reads past the end of the current line.
 pub fn skip_line<R: BufRead>(reader: &mut R) -> io::Result<()> {
+    skip_line_capped(reader, u64::MAX).map(drop)
+}
+
+/// [`skip_line`] over at most `max` bytes: whether the line's end (or the
+/// input's) came within them. An endless stream (`/dev/zero`) is not read
+/// for ever.
+pub fn skip_line_capped<R: BufRead>(reader: &mut R, max: u64) -> io::Result<bool> {
+    let mut skipped = 0u64;
     loop {
+        if skipped >= max {
+            return Ok(false);
+        }
         let (done, used) = {
             let buf = reader.fill_buf()?;
             if buf.is_empty() {
-                return Ok(());
+                return Ok(true);
             }
-            match buf.iter().position(|&b| b == b'\n') {
+            let room = usize::try_from(max - skipped)
+                .unwrap_or(usize::MAX)
+                .min(buf.len());
+            match buf[..room].iter().position(|&b| b == b'\n') {
                 Some(i) => (true, i + 1),
-                None => (false, buf.len()),
+                None => (false, room),
             }
         };
         reader.consume(used);
+        skipped += used as u64;
         if done {
-            return Ok(());
+            return Ok(true);
         }
     }
 }

@@ -9,7 +9,7 @@
 //! position in `[FEN "..."]` (the position text of docs/rules.md 1.8 / 2.5), and
 //! keep harness details such as `[Termination "..."]` as extra tags.
 
-use engine::files::{read_line_capped, skip_line, LineRead, MAX_LINE};
+use engine::files::{read_line_capped, skip_line_capped, LineRead, MAX_LINE};
 use engine::game::strip_annotations;
 use engine::{Color, Game, GameKind, MoveError, MoveList, Outcome, PositionError};
 use std::collections::BTreeMap;
@@ -332,6 +332,15 @@ pub enum PdnError {
         /// Where the game starts.
         start: usize,
     },
+    /// A line that runs on past [`MAX_GAME_BYTES`] bytes without an end;
+    /// the reader stops.
+    #[error(
+        "line {line}: runs on past {MAX_GAME_BYTES} bytes without a line end; the rest is not read"
+    )]
+    EndlessLine {
+        /// The offending line.
+        line: usize,
+    },
     /// A line that is not UTF-8.
     #[error("line {line}: not valid UTF-8")]
     InvalidUtf8 {
@@ -399,6 +408,7 @@ impl PdnError {
             PdnError::Io { line, .. }
             | PdnError::InvalidUtf8 { line }
             | PdnError::LineTooLong { line }
+            | PdnError::EndlessLine { line }
             | PdnError::GameTooLong { line, .. }
             | PdnError::BadTag { line, .. }
             | PdnError::BadResult { line, .. }
@@ -509,7 +519,14 @@ impl<R: BufRead> PdnReader<R> {
             Ok(LineRead::End) => return Ok(None),
             Ok(LineRead::Line) => false,
             Ok(LineRead::TooLong) => {
-                skip_line(&mut self.input).map_err(io)?;
+                // Past a game's most, the input is given up: an endless
+                // stream (`/dev/zero`) would be read for ever.
+                let skip = MAX_GAME_BYTES as u64;
+                if !skip_line_capped(&mut self.input, skip).map_err(io)? {
+                    return Err(PdnError::EndlessLine {
+                        line: self.line_number + 1,
+                    });
+                }
                 true
             }
             Err(e) => return Err(io(e)),
@@ -680,7 +697,7 @@ impl<R: BufRead> Iterator for PdnReader<R> {
                 None
             }
             Err(e) => {
-                if matches!(e, PdnError::Io { .. }) {
+                if matches!(e, PdnError::Io { .. } | PdnError::EndlessLine { .. }) {
                     self.finished = true;
                 }
                 Some(Err(e))

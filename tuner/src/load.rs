@@ -31,7 +31,7 @@
 use crate::dataset::{Dataset, Sample};
 use crate::error::TuneError;
 use engine::eval::{Evaluator, FeatureVec, Patterns, PHASE_MAX};
-use engine::files::{read_line_capped, skip_line, LineRead};
+use engine::files::{read_line_capped, skip_line_capped, LineRead};
 use engine::zobrist::{fnv1a, splitmix64, FNV1A_START};
 use engine::Color;
 use rayon::prelude::*;
@@ -241,8 +241,18 @@ impl<G: Patterns> Loader<G> {
                 line_no += 1;
                 if read == LineRead::TooLong {
                     // Not a data line (they are a few hundred bytes): the
-                    // rest of it is skipped, and it counts as one bad line.
-                    skip_line(&mut reader)?;
+                    // rest of it is skipped, and it counts as one bad line;
+                    // past 16 MiB more the input is given up (an endless
+                    // stream such as `/dev/zero` would be read for ever).
+                    if !skip_line_capped(&mut reader, MAX_SKIP)? {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!(
+                                "line {line_no} has no line end in its first {} MiB: not a data file",
+                                (MAX_LINE + MAX_SKIP) >> 20
+                            ),
+                        ));
+                    }
                     buf = TOO_LONG.to_vec();
                 }
                 chunk_bytes += buf.len();
@@ -573,6 +583,9 @@ fn parse_position<G: Patterns>(
 
 /// The longest data line read; a longer one is a bad line.
 pub use engine::files::MAX_LINE;
+
+/// The most of an over-long line skipped before the input is given up.
+const MAX_SKIP: u64 = 16 << 20;
 
 /// Stands for a line longer than [`MAX_LINE`] (no data line holds a NUL).
 const TOO_LONG: &[u8] = b"\0too long";

@@ -278,6 +278,7 @@ fn error_kind(e: &PdnError) -> &'static str {
         PdnError::Io { .. } => "Io",
         PdnError::InvalidUtf8 { .. } => "InvalidUtf8",
         PdnError::LineTooLong { .. } => "LineTooLong",
+        PdnError::EndlessLine { .. } => "EndlessLine",
         PdnError::GameTooLong { .. } => "GameTooLong",
         PdnError::BadTag { .. } => "BadTag",
         PdnError::BadResult { .. } => "BadResult",
@@ -285,6 +286,38 @@ fn error_kind(e: &PdnError) -> &'static str {
         PdnError::Unexpected { .. } => "Unexpected",
         PdnError::UnterminatedComment { .. } => "UnterminatedComment",
         PdnError::MissingResult { .. } => "MissingResult",
+    }
+}
+
+/// A line that never ends (an endless stream such as `/dev/zero`, or a
+/// game and then one) is given up after a game's most bytes: the reader
+/// stops with one error, rather than reading for ever.
+#[test]
+fn an_endless_line_stops_the_reader() {
+    let game = "[Event \"x\"]\n\n1. dc3 1-0\n\n";
+    for prefix in ["", game] {
+        let input = Cursor::new(prefix.as_bytes()).chain(std::io::repeat(b'x'));
+        let got: Vec<Result<GameRecord, PdnError>> =
+            PdnReader::new(BufReader::new(input)).collect();
+        let kinds: Vec<&str> = got
+            .iter()
+            .map(|r| r.as_ref().map_or_else(error_kind, |_| "game"))
+            .collect();
+        let want: &[&str] = if prefix.is_empty() {
+            &["EndlessLine"]
+        } else {
+            &["game", "EndlessLine"]
+        };
+        assert_eq!(kinds, want);
+        let e = got.last().unwrap().as_ref().unwrap_err().to_string();
+        let line = if prefix.is_empty() { 1 } else { 5 };
+        assert_eq!(
+            e,
+            format!(
+                "line {line}: runs on past {} bytes without a line end; the rest is not read",
+                selfplay::pdn::MAX_GAME_BYTES
+            )
+        );
     }
 }
 

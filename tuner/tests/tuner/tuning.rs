@@ -646,3 +646,21 @@ fn sums_do_not_depend_on_the_threads() {
         assert!(run(threads) == one, "{threads} threads");
     }
 }
+
+/// A line that never ends (an endless stream such as `/dev/zero`) is given
+/// up after 17 MiB with an error naming it, not read for ever; an over-long
+/// line that ends is one bad line.
+#[test]
+fn an_endless_line_is_given_up() {
+    let mut loader = Loader::<Position>::new();
+    let endless = std::io::BufReader::new(std::io::repeat(b'x'));
+    let e = loader.add_reader("endless", endless).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1 has no line end in its first 17 MiB: not a data file"
+    );
+    let mut long = vec![b'x'; 3 << 20];
+    long.push(b'\n');
+    let mut loader = Loader::<Position>::new();
+    loader.add_reader("long", Cursor::new(long)).unwrap();
+}
