@@ -121,6 +121,29 @@ pub enum MoveError {
     /// Several legal moves match the text.
     #[error("ambiguous move '{}': could be {}", crate::files::quoted(.0, 120), .1)]
     Ambiguous(String, String),
+    /// No legal move matches, and a capture is due: the legal moves (the
+    /// captures the rules leave) are named, as new players most often try
+    /// a quiet move then.
+    #[error("illegal move '{}': a capture is due, the legal moves are {}", crate::files::quoted(.0, 120), .1)]
+    CaptureDue(String, String),
+}
+
+impl MoveError {
+    /// [`MoveError::Illegal`] for `text`, or [`MoveError::CaptureDue`]
+    /// naming the legal moves `names` (at most eight, then how many more)
+    /// when `capture_due`.
+    pub fn no_match(text: &str, capture_due: bool, names: Vec<String>) -> MoveError {
+        if !capture_due || names.is_empty() {
+            return MoveError::Illegal(text.to_string());
+        }
+        const NAMED: usize = 8;
+        let more = names.len().saturating_sub(NAMED);
+        let mut list: Vec<String> = names.into_iter().take(NAMED).collect();
+        if more > 0 {
+            list.push(format!("{more} more"));
+        }
+        MoveError::CaptureDue(text.to_string(), list.join(", "))
+    }
 }
 
 /// A game's position and rules: everything generic code needs.

@@ -173,14 +173,21 @@ fn bad_moves_are_typed_errors() {
             p.parse_move(text)
         );
     }
-    // A step when a capture is compulsory.
+    // A step when a capture is compulsory: the legal moves are named.
     let c = pos("W:a1=w,c3=w,d4=b");
-    assert!(matches!(c.parse_move("a1-b2"), Err(MoveError::Illegal(..))));
-    assert!(matches!(c.parse_move("c3-e5"), Err(MoveError::Illegal(..))));
+    for text in ["a1-b2", "c3-e5"] {
+        assert_eq!(
+            c.parse_move(text).unwrap_err().to_string(),
+            format!("illegal move '{text}': a capture is due, the legal moves are c3:e5")
+        );
+    }
     assert!(c.parse_move("c3:e5").is_ok());
     // A partial route is not a move.
     let d = pos("W:c3=w,d4=b,f6=b");
-    assert!(matches!(d.parse_move("c3:e5"), Err(MoveError::Illegal(..))));
+    assert!(matches!(
+        d.parse_move("c3:e5"),
+        Err(MoveError::CaptureDue(..))
+    ));
     assert!(d.parse_move("c3:g7").is_ok());
 }
 

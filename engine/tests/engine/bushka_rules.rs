@@ -314,10 +314,22 @@ fn notation_forms_parse() {
     assert_eq!(p.parse_move("c5c4x"), Ok(m));
     assert_eq!(p.parse_move("c54x(c3)"), Ok(m));
     assert_eq!(p.parse_move("c5c4x(c3)"), Ok(m));
-    assert!(matches!(
-        p.parse_move("c54x(d3)"),
-        Err(MoveError::Illegal(_))
-    ));
+    // A square listed twice is malformed text, not the same capture.
+    assert_eq!(
+        p.parse_move("c54x(c3,c3)").unwrap_err().to_string(),
+        "cannot read move 'c54x(c3,c3)': square c3 is listed twice in the captured list"
+    );
+    // A capture of another piece, and a quiet move, while a capture is
+    // due: the legal moves are named.
+    let due = MoveError::CaptureDue("c54x(d3)".into(), p.move_text(&m));
+    assert_eq!(p.parse_move("c54x(d3)"), Err(due));
+    assert_eq!(
+        p.parse_move("e12").unwrap_err().to_string(),
+        format!(
+            "illegal move 'e12': a capture is due, the legal moves are {}",
+            p.move_text(&m)
+        )
+    );
 }
 
 #[test]

@@ -29,7 +29,13 @@ impl Position {
                 .find(|m| !m.is_capture() && m.from == squares[0] && m.to() == squares[1])
                 .copied()
         };
-        found.ok_or_else(|| MoveError::Illegal(clean.to_string()))
+        found.ok_or_else(|| {
+            MoveError::no_match(
+                clean,
+                legal.iter().any(Move::is_capture),
+                legal.iter().map(|m| self.move_text(m)).collect(),
+            )
+        })
     }
 
     /// The legal capture a route (or `start:end`) names, if any.

@@ -187,6 +187,12 @@ fn split_captured<'a>(original: &str, text: &'a str) -> Result<(&'a str, Option<
                 ),
             )
         })?;
+        if set & bit(sq) != 0 {
+            return Err(syntax(
+                original,
+                &format!("square {item} is listed twice in the captured list"),
+            ));
+        }
         set |= bit(sq);
     }
     Ok((&text[..open], Some(set)))
@@ -280,7 +286,11 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         .copied()
         .collect();
     match matches.as_slice() {
-        [] => Err(MoveError::Illegal(text.trim().to_string())),
+        [] => Err(MoveError::no_match(
+            text.trim(),
+            crate::Game::must_capture(pos),
+            list.iter().map(|m| move_text(pos, m)).collect(),
+        )),
         [m] => Ok(*m),
         several => Err(MoveError::Ambiguous(
             text.trim().to_string(),
