@@ -363,6 +363,18 @@ pub enum PdnError {
         /// The text found.
         text: String,
     },
+    /// A move in numeric square notation (`22-17`), which other draughts
+    /// games' PDN uses; these games' moves name squares by letter and digit.
+    #[error(
+        "line {line}: '{}' is in numeric square notation, which is not read: squares are written by letter and digit (c3-d4 in Bashnya, f45 in Bushka)",
+        engine::files::quoted(text, 80)
+    )]
+    NumericSquares {
+        /// Where it stands.
+        line: usize,
+        /// The text found.
+        text: String,
+    },
     /// The result tag and the result token disagree.
     #[error("line {line}: result token {token} contradicts [Result \"{tag}\"]")]
     ResultMismatch {
@@ -412,6 +424,7 @@ impl PdnError {
             | PdnError::GameTooLong { line, .. }
             | PdnError::BadTag { line, .. }
             | PdnError::BadResult { line, .. }
+            | PdnError::NumericSquares { line, .. }
             | PdnError::ResultMismatch { line, .. }
             | PdnError::Unexpected { line, .. }
             | PdnError::UnterminatedComment { line }
@@ -900,6 +913,24 @@ fn read_token(
         let after = &token[digits..];
         let dots = after.bytes().take_while(|&b| b == b'.').count();
         if dots == 0 {
+            // `22-17`, `9x18`, `5:14`: numeric squares, as in the PDN of
+            // other draughts games (`7-2`, a score such as `2-0` written
+            // wrong, stays a bad result).
+            let second = after
+                .get(1..)
+                .unwrap_or("")
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            let numeric = second > 0
+                && (after.starts_with(['x', ':'])
+                    || (after.starts_with('-') && digits.max(second) >= 2));
+            if numeric {
+                return Err(PdnError::NumericSquares {
+                    line,
+                    text: token.to_string(),
+                });
+            }
             return Err(PdnError::BadResult {
                 line,
                 text: token.to_string(),

@@ -589,13 +589,21 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
             }
         };
         // The record's [GameType] decides; --game is for records without one.
+        let guessed = rec.game_kind().is_none() && game.is_none();
         let kind = rec.game_kind().or(game).unwrap_or(GameKind::Bushka);
         let r = with_game!(kind, G => replay::<G>(&rec).map(|_| ()));
         match r {
             Ok(()) => ok += 1,
             Err(e) => {
+                // Read as Bushka for want of a tag: say so, the error may
+                // be that the game is Bashnya.
+                let hint = if guessed {
+                    " (no [GameType] tag: read as bushka; give --game bashnya for Bashnya)"
+                } else {
+                    ""
+                };
                 outln!(
-                    "game {} (round {}): {e}",
+                    "game {} (round {}): {e}{hint}",
                     i + 1,
                     engine::files::quoted(&rec.round, 40)
                 );

@@ -261,6 +261,20 @@ fn bad_input_is_one_line_and_status_2() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(stdout(&o).contains("1 games legal, 0 with errors"));
+    // A Bashnya game without the tag, read as Bushka for want of --game:
+    // the error says so; with --game bashnya it replays.
+    let untagged = dir.path().join("untagged.pdn");
+    std::fs::write(&untagged, "[Result \"*\"]\n\n1. c3-d4 f6-g5 *\n").unwrap();
+    let path = untagged.to_str().unwrap();
+    let o = bushka(&["pdn", "check", path]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("(no [GameType] tag: read as bushka; give --game bashnya for Bashnya)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = bushka(&["pdn", "check", path, "--game", "bashnya"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
 /// `bushka play` with the human on `side` (20 ms engine moves), `input`

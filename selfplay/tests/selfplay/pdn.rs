@@ -282,6 +282,7 @@ fn error_kind(e: &PdnError) -> &'static str {
         PdnError::GameTooLong { .. } => "GameTooLong",
         PdnError::BadTag { .. } => "BadTag",
         PdnError::BadResult { .. } => "BadResult",
+        PdnError::NumericSquares { .. } => "NumericSquares",
         PdnError::ResultMismatch { .. } => "ResultMismatch",
         PdnError::Unexpected { .. } => "Unexpected",
         PdnError::UnterminatedComment { .. } => "UnterminatedComment",
@@ -323,7 +324,7 @@ fn an_endless_line_stops_the_reader() {
 
 #[test]
 fn more_malformed_inputs() {
-    let cases: [(&[u8], &str, usize); 9] = [
+    let cases: [(&[u8], &str, usize); 12] = [
         (b"[Event]\n\n1-0\n", "BadTag", 1),
         (b"[Event \"x\"\n\n1-0\n", "BadTag", 1),
         (b"[Event \"x\"] junk\n\n1-0\n", "BadTag", 1),
@@ -339,6 +340,10 @@ fn more_malformed_inputs() {
         (b"[Event \"x\"]\n\n1. dc3 \xc3\xa96 1-0\n", "Unexpected", 3),
         (b"\n\n1. dc3 c54x\n", "MissingResult", 3),
         (b"[Event \"x\"]\n\n1. dc3\n\xff\n", "InvalidUtf8", 4),
+        // Numeric squares, as in the PDN of other draughts games.
+        (b"[Event \"x\"]\n\n1. 22-17 *\n", "NumericSquares", 3),
+        (b"[Event \"x\"]\n\n1. 9x18 *\n", "NumericSquares", 3),
+        (b"[Event \"x\"]\n\n1. 2-x *\n", "BadResult", 3),
     ];
     for (text, kind, line) in cases {
         let bytes = text.to_vec();
