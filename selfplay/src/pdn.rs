@@ -870,11 +870,30 @@ fn scan_movetext(line: &Line, st: &mut MovetextState<'_>) -> Result<Scan, PdnErr
             rest = after;
             continue;
         }
-        let end = rest
-            .find(|c: char| c.is_whitespace() || c == '{' || c == ';')
-            .unwrap_or(rest.len());
+        let stop = |c: char| c.is_whitespace() || c == '{' || c == ';';
+        let mut end = rest.find(stop).unwrap_or(rest.len());
+        // A move's captured-square list written with spaces (`d4e3x(f4,
+        // e2)`, as `play` takes it) is one token, read without them.
+        let open = rest[..end].find('(').filter(|&i| i > 0);
+        let grouped = open.is_some() && !rest[..end].contains(')');
+        if grouped {
+            let close = rest[end..]
+                .find([')', '{', ';'])
+                .filter(|&i| rest[end + i..].starts_with(')'));
+            if let Some(i) = close {
+                let after = end + i + 1;
+                end = after + rest[after..].find(stop).unwrap_or(rest.len() - after);
+            }
+        }
         let token = &rest[..end];
         rest = &rest[end..];
+        let joined: String;
+        let token = if token.contains(char::is_whitespace) {
+            joined = token.split_whitespace().collect();
+            joined.as_str()
+        } else {
+            token
+        };
         if let Some(result) = read_token(token, line.number, st.moves, st.moves_seen)? {
             return Ok(Scan::End(result));
         }

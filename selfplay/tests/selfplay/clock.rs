@@ -152,6 +152,9 @@ fn a_game_clock_survives_resume() {
     assert_ne!(untagged, text, "the records carried a run id");
     std::fs::write(&pdn, untagged).unwrap();
     let err = run::<bushka::Position>(&other).unwrap_err();
-    assert!(err.contains("game 1 has no [RunId] tag"), "{err}");
+    assert!(
+        err.contains("has no [RunId] tag: it is not a game of run"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -121,6 +121,18 @@ fn reader_tolerates_comments_numbers_and_annotations() {
     assert_eq!(second.moves, ["f34", "d4e3x(f4,e2)"]);
     assert_eq!(second.result, PdnResult::Unknown);
     assert_eq!(second.event, "?");
+    // A captured-square list written with spaces, as `play` takes it, is
+    // one move, read without them; a variation in brackets is still no
+    // move, and an unclosed list is left to the move reader to refuse.
+    let spaced = read_all("[Event \"s\"]\n\n1. f34 d4e3x( f4 , e2 )+ {c} e4x(e6,  c5,f5) *\n");
+    assert_eq!(
+        spaced[0].as_ref().unwrap().moves,
+        ["f34", "d4e3x(f4,e2)", "e4x(e6,c5,f5)"]
+    );
+    let e = read_all("[Event \"s\"]\n\n1. f34 (1. dc3 c54x) *\n");
+    assert!(matches!(e[0], Err(PdnError::Unexpected { .. })), "{e:?}");
+    let open = read_all("[Event \"s\"]\n\n1. f34 d4e3x(f4, e2 *\n");
+    assert_eq!(open[0].as_ref().unwrap().moves, ["f34", "d4e3x(f4,", "e2"]);
 }
 
 #[test]
