@@ -138,8 +138,9 @@ pub fn writable_dir(dir: &Path) -> io::Result<()> {
     } else {
         dir
     };
-    // Named as a temporary of a write, so that one a kill leaves behind
-    // is removed like theirs.
+    // Named as a temporary of a write; one a kill left behind is removed
+    // by a later check once stale, as theirs are by later writes.
+    remove_stale_temporaries(dir, ".write-check.");
     tempfile::Builder::new()
         .prefix(".write-check.")
         .suffix(".tmp")

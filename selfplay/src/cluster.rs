@@ -300,10 +300,16 @@ impl<'a> Driver<'a> {
     fn new(cfg: &'a ClusterConfig, run: &'a RunInfo) -> Result<Self, String> {
         let plan = Plan::new(&run.options)?;
         let pairs = plan.games() / 2;
-        if cfg.shards == 0 || cfg.shards > pairs {
+        let most = pairs.min(crate::shard::MAX_SHARDS);
+        if cfg.shards == 0 || cfg.shards > most {
             return Err(format!(
-                "--shards {}: the run has {pairs} game pairs, so 1 to {pairs} shards",
-                cfg.shards
+                "--shards {}: the run has {pairs} game pairs, so 1 to {most} shards{}",
+                cfg.shards,
+                if most < pairs {
+                    " (the most a run is cut into)"
+                } else {
+                    ""
+                }
             ));
         }
         std::fs::create_dir_all(cfg.dir.join("logs"))

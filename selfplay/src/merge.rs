@@ -166,24 +166,25 @@ pub fn check(mut parts: Vec<ShardPart>, partial: bool) -> Result<ShardSet, Strin
         .map(|index| Shard { index, count })
         .collect();
     if !missing.is_empty() && !partial {
-        // The first few are named, then how many more.
-        const NAMED: usize = 10;
-        let mut names: Vec<String> = missing
-            .iter()
-            .take(NAMED)
-            .map(ToString::to_string)
-            .collect();
-        if missing.len() > NAMED {
-            names.push(format!("and {} more", missing.len() - NAMED));
-        }
         return Err(format!(
             "missing shard{} {} of run {}",
             if missing.len() > 1 { "s" } else { "" },
-            names.join(", "),
+            shard_names(&missing),
             parts[0].run.id
         ));
     }
     Ok(ShardSet { parts, missing })
+}
+
+/// Shards named in a message: the first ten, then how many more (a run
+/// may be cut into a million).
+pub fn shard_names(shards: &[Shard]) -> String {
+    const NAMED: usize = 10;
+    let mut names: Vec<String> = shards.iter().take(NAMED).map(ToString::to_string).collect();
+    if shards.len() > NAMED {
+        names.push(format!("and {} more", shards.len() - NAMED));
+    }
+    names.join(", ")
 }
 
 /// The results of one shard's games.

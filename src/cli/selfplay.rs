@@ -160,8 +160,10 @@ fn merge(m: &MergeArgs) -> Result<()> {
         .map_err(anyhow::Error::msg)?;
     let set = check(parts, m.partial).map_err(anyhow::Error::msg)?;
     if !set.missing.is_empty() {
-        let names: Vec<String> = set.missing.iter().map(ToString::to_string).collect();
-        eprintln!("merging without shard(s) {}", names.join(", "));
+        eprintln!(
+            "merging without shard(s) {}",
+            selfplay::merge::shard_names(&set.missing)
+        );
     }
     // Checked before anything is written: the summary comes last.
     selfplay::output::writable_places(&[
@@ -589,7 +591,7 @@ pub fn pdn_check(file: &PathBuf, game: Option<GameKind>) -> Result<()> {
             }
         };
         // The record's [GameType] decides; --game is for records without one.
-        let guessed = rec.game_kind().is_none() && game.is_none();
+        let guessed = rec.game_type.is_empty() && game.is_none();
         let kind = rec.game_kind().or(game).unwrap_or(GameKind::Bushka);
         let r = with_game!(kind, G => replay::<G>(&rec).map(|_| ()));
         match r {
