@@ -380,7 +380,7 @@ fn an_engine_that_complains_is_stopped_at_once() {
     let dir = temp_dir("external-complains");
     let mark = dir.join("survived");
     let body = hub_loop(&format!(
-        "echo 'error message=confused'; sleep 0.3; echo survived >> '{}'",
+        "echo 'error message=confused'; sleep 1; echo survived >> '{}'",
         mark.display()
     ));
     let path = script(&dir, "complains", &body);
@@ -389,13 +389,17 @@ fn an_engine_that_complains_is_stopped_at_once() {
         "--engine",
         &format!("name=bad,cmd={path},movetime=50"),
         "--engine",
-        "name=int,movetime=600",
+        "name=int,movetime=1000",
         "--games",
         "4",
         "--concurrency",
         "1",
         "--quiet",
     ]);
+    // An engine left running after its first game's error would write its
+    // mark a second later, while the other engine still thinks a second a
+    // move in the games after (stopped at once, it never does; 0.3 s was
+    // too short a wait on a loaded machine).
     assert!(out.contains("4 games"), "{out}");
     assert!(
         !mark.exists(),
