@@ -156,14 +156,19 @@ impl Browser {
 
     /// Clicks a square of the board (the piece on it, when there is one).
     /// The board is redrawn when the page hears from the server, so an
-    /// element found just before may be gone when clicked: it is then found
-    /// again (a few times at most).
+    /// element found just before may be gone when clicked, and none may be
+    /// found while the board is being replaced: it is then looked for again
+    /// (for a second at most).
     pub async fn click_square(&self, name: &str) {
         let css = format!("#board [data-square='{name}']");
         let mut last_error = String::new();
-        for _ in 0..5 {
+        for _ in 0..20 {
             let hits = self.client.find_all(Locator::Css(&css)).await.unwrap();
-            let target = hits.last().unwrap_or_else(|| panic!("no square {name}"));
+            let Some(target) = hits.last() else {
+                last_error = format!("no square {name}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            };
             match target.click().await {
                 Ok(()) => return,
                 Err(e) if e.to_string().contains("stale element") => {
