@@ -148,16 +148,6 @@ pub fn writable_dir(dir: &Path) -> io::Result<()> {
         .map(drop)
 }
 
-/// Checks that [`write_atomic`] could write `path`: for a file to replace,
-/// that its folder can be written into ([`writable_dir`]); a stream (a
-/// standard stream, a pipe, a device) is not tried.
-pub fn check_writable(path: &Path) -> io::Result<()> {
-    match write_target(path)? {
-        Target::File(target) => writable_dir(target.parent().unwrap_or(Path::new("."))),
-        Target::Stream(_) | Target::Standard(_) => Ok(()),
-    }
-}
-
 /// Where [`write_atomic_path`] writes.
 enum Target {
     /// Standard input, output or error (`/dev/stdout`, `/dev/fd/1`,

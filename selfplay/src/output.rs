@@ -127,23 +127,29 @@ pub fn writable_places(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> 
 pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
     // What the writer would refuse, and where a link leads.
     let target = engine::files::output_target(path).map_err(|e| format!("{option}: {e}"))?;
-    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return Err(format!(
-                "{option} {}: the folder {} does not exist",
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(format!(
+            "{option} {}: the folder {} does not exist",
+            path.display(),
+            dir.display()
+        ));
+    }
+    // A file is replaced through a temporary beside it; a stream is
+    // written into, and its folder is not tried.
+    if engine::files::replaces_a_file(path) {
+        engine::files::writable_dir(dir).map_err(|e| {
+            format!(
+                "{option} {}: cannot write in the folder {}: {e}",
                 path.display(),
                 dir.display()
-            ));
-        }
+            )
+        })?;
     }
-    engine::files::check_writable(path).map_err(|e| {
-        let dir = target.parent().filter(|d| !d.as_os_str().is_empty());
-        format!(
-            "{option} {}: cannot write in the folder {}: {e}",
-            path.display(),
-            dir.unwrap_or(Path::new(".")).display()
-        )
-    })
+    Ok(())
 }
 
 /// Reads the games of a PDN file back one at a time (never the whole file

@@ -874,27 +874,23 @@ fn scan_movetext(line: &Line, st: &mut MovetextState<'_>) -> Result<Scan, PdnErr
         let mut end = rest.find(stop).unwrap_or(rest.len());
         // A move's captured-square list written with spaces (`d4e3x(f4,
         // e2)`, as `play` takes it) is one token, read without them.
-        let open = rest[..end].find('(').filter(|&i| i > 0);
-        let grouped = open.is_some() && !rest[..end].contains(')');
-        if grouped {
-            let close = rest[end..]
-                .find([')', '{', ';'])
-                .filter(|&i| rest[end + i..].starts_with(')'));
-            if let Some(i) = close {
-                let after = end + i + 1;
-                end = after + rest[after..].find(stop).unwrap_or(rest.len() - after);
-            }
+        let unclosed = rest[..end].find('(').is_some_and(|i| i > 0) && !rest[..end].contains(')');
+        // Its `)` on this line, before any comment.
+        let close = rest[end..]
+            .find([')', '{', ';'])
+            .filter(|&i| unclosed && rest[end + i..].starts_with(')'));
+        if let Some(i) = close {
+            let after = end + i + 1;
+            end = after + rest[after..].find(stop).unwrap_or(rest.len() - after);
         }
         let token = &rest[..end];
-        rest = &rest[end..];
-        let joined: String;
-        let token = if token.contains(char::is_whitespace) {
-            joined = token.split_whitespace().collect();
-            joined.as_str()
+        let token: std::borrow::Cow<'_, str> = if token.contains(char::is_whitespace) {
+            token.split_whitespace().collect::<String>().into()
         } else {
-            token
+            token.into()
         };
-        if let Some(result) = read_token(token, line.number, st.moves, st.moves_seen)? {
+        rest = &rest[end..];
+        if let Some(result) = read_token(&token, line.number, st.moves, st.moves_seen)? {
             return Ok(Scan::End(result));
         }
     }

@@ -136,15 +136,22 @@ pub(crate) fn schedule(cfg: &Config) -> Vec<Slot> {
 /// The games of `shard` in the full schedule `all` (all of them without a
 /// shard): its block of whole game pairs.
 pub(crate) fn part(all: &[Slot], shard: Option<Shard>) -> Result<&[Slot], String> {
-    let Some(shard) = shard else { return Ok(all) };
-    let pairs = all.len() / 2;
+    let r = shard_pairs(all.len() / 2, shard)?;
+    Ok(&all[2 * r.start..2 * r.end])
+}
+
+/// The block of a run's `pairs` game pairs that `shard` plays (all of them
+/// without a shard).
+fn shard_pairs(pairs: usize, shard: Option<Shard>) -> Result<std::ops::Range<usize>, String> {
+    let Some(shard) = shard else {
+        return Ok(0..pairs);
+    };
     if shard.count > pairs {
         return Err(format!(
             "--shard {shard}: the run has {pairs} game pairs, so at most {pairs} shards"
         ));
     }
-    let r = shard.pairs(pairs);
-    Ok(&all[2 * r.start..2 * r.end])
+    Ok(shard.pairs(pairs))
 }
 
 /// Results of one pairing from its first engine's view.
@@ -1088,10 +1095,7 @@ pub fn games_at_once(cfg: &Config) -> usize {
     } else {
         run_games(cfg.engines.len(), cfg.gauntlet, cfg.games)
     };
-    let games = match cfg.shard {
-        Some(shard) if shard.count <= all / 2 => shard.pairs(all / 2).len() * 2,
-        _ => all,
-    };
+    let games = shard_pairs(all / 2, cfg.shard).map_or(all, |r| r.len() * 2);
     workers(cfg, games)
 }
 

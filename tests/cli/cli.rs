@@ -16,12 +16,8 @@ fn stdout(o: &Output) -> String {
 
 /// A refused command: exit status 2 and exactly one line on stderr naming the problem.
 fn refused(args: &[&str], expect: &str) {
-    let o = bushka(args);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    let err = crate::refusal(&bushka(args));
     assert!(err.contains(expect), "{args:?}: {err}");
-    assert!(!err.contains("panicked"));
 }
 
 #[test]
@@ -618,8 +614,7 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
             "--out",
             "/sys/bushka-w.json",
         ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
+        let err = crate::refusal(&o);
         assert!(
             err.contains("--out /sys/bushka-w.json: cannot write in the folder /sys: "),
             "{err}"

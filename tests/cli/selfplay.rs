@@ -1,6 +1,6 @@
 //! `bushka selfplay` as a user runs it: files, resume after a kill, external engines.
 
-use crate::strs;
+use crate::{refusal, strs};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -765,14 +765,11 @@ fn a_resume_after_the_weights_changed_is_refused() {
     let changed = original.replace(r#""king": { "mg": 589,"#, r#""king": { "mg": 590,"#);
     assert_ne!(changed, original, "the weights file's king line moved");
     std::fs::write(&weights, changed).unwrap();
-    let o = Command::new(bin()).args(&args).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refusal(&Command::new(bin()).args(&args).output().unwrap());
     assert!(
         err.contains("belongs to run") && err.contains("the same evaluation weights"),
         "{err}"
     );
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     // A game without its [RunId] tag cannot be told to be of this run:
     // refused too, and the file is left as it was.
     std::fs::write(&weights, &original).unwrap();
@@ -783,14 +780,11 @@ fn a_resume_after_the_weights_changed_is_refused() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&pdn, &untagged).unwrap();
-    let o = Command::new(bin()).args(&args).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refusal(&Command::new(bin()).args(&args).output().unwrap());
     assert!(
         err.contains("has no [RunId] tag: it is not a game of run"),
         "{err}"
     );
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert_eq!(std::fs::read_to_string(&pdn).unwrap(), untagged);
     std::fs::write(&pdn, &kept).unwrap();
     let out = run_ok(&strs(&args));
@@ -824,13 +818,11 @@ fn a_run_too_large_is_refused_before_its_schedule() {
         .args(args)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refusal(&o);
     assert!(
         err.contains("4 engines at 10000000 games a pairing make 60000000 games: at most"),
         "{err}"
     );
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
 /// A resume that adds `--data` would write a data file without the games
@@ -849,14 +841,11 @@ fn a_resume_that_adds_data_is_refused() {
         data.display().to_string(),
         "--resume".to_string(),
     ]);
-    let o = Command::new(bin()).args(&args).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refusal(&Command::new(bin()).args(&args).output().unwrap());
     assert!(
         err.contains("holds no positions of 2 finished game(s)"),
         "{err}"
     );
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(!data.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,11 +27,7 @@ pub(crate) fn run_ok(args: &[String]) -> String {
 }
 
 fn run_err(args: &[String]) -> String {
-    let o = Command::new(bin()).args(args).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{args:?} should fail");
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    err
+    crate::refusal(&Command::new(bin()).args(args).output().unwrap())
 }
 
 /// A depth-limited match (so that every game replays exactly) with an SPRT

@@ -68,12 +68,18 @@ impl ApiError {
         }
     }
 
-    /// A 503: the server is stopping.
-    pub fn stopping() -> Self {
+    /// A 503: the server cannot serve it now (it is stopping, or lacks
+    /// the memory).
+    pub fn unavailable(message: impl Into<String>) -> Self {
         ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is stopping".into(),
+            message: message.into(),
         }
+    }
+
+    /// A 503: the server is stopping.
+    pub fn stopping() -> Self {
+        ApiError::unavailable("the server is stopping")
     }
 }
 

@@ -385,10 +385,7 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
         };
         // Made here, so that a table the memory cannot hold is a 503 of
         // this request, not a failure of the search's thread.
-        let mut engine = Engine::<G>::try_new(SEARCH_HASH, 1).map_err(|e| ApiError {
-            status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            message: e,
-        })?;
+        let mut engine = Engine::<G>::try_new(SEARCH_HASH, 1).map_err(ApiError::unavailable)?;
         Ok(Box::new(move |report: &mut dyn FnMut(InfoView)| {
             // A stop asked before the search begins is seen after its first
             // iteration, as one asked while it runs.
