@@ -380,7 +380,7 @@ fn an_engine_that_complains_is_stopped_at_once() {
     let dir = temp_dir("external-complains");
     let mark = dir.join("survived");
     let body = hub_loop(&format!(
-        "echo 'error message=confused'; sleep 1; echo survived >> '{}'",
+        "echo 'error message=confused'; sleep 3; echo survived >> '{}'",
         mark.display()
     ));
     let path = script(&dir, "complains", &body);
@@ -389,7 +389,7 @@ fn an_engine_that_complains_is_stopped_at_once() {
         "--engine",
         &format!("name=bad,cmd={path},movetime=50"),
         "--engine",
-        "name=int,movetime=1000",
+        "name=int,movetime=2500",
         "--games",
         "4",
         "--concurrency",
@@ -397,9 +397,9 @@ fn an_engine_that_complains_is_stopped_at_once() {
         "--quiet",
     ]);
     // An engine left running after its first game's error would write its
-    // mark a second later, while the other engine still thinks a second a
-    // move in the games after (stopped at once, it never does; 0.3 s was
-    // too short a wait on a loaded machine).
+    // mark 3 s later, while the other engine still thinks 2.5 s a move in
+    // the games after (stopped at once, it never does; the wait is long, as
+    // a loaded machine may take a while to stop it).
     assert!(out.contains("4 games"), "{out}");
     assert!(
         !mark.exists(),
