@@ -172,6 +172,27 @@ mod tests {
         assert_eq!(g.outcome(), None);
     }
 
+    /// King moves count as plies without progress, one each; a man move
+    /// starts the count again.
+    #[test]
+    fn king_moves_count_until_a_man_moves() {
+        let mut g = GameRecord::new(Position::parse_position("W:WKe1,h4:BKa5,c8").unwrap());
+        for (n, m) in ["e12", "a56", "e23", "a65", "e34", "a56"]
+            .iter()
+            .enumerate()
+        {
+            g.push_text(m).unwrap();
+            assert_eq!(g.plies_without_progress(), n + 1, "after {m}");
+            assert_eq!(g.repetitions(), 1, "after {m}");
+        }
+        g.push_text("h45").unwrap();
+        assert_eq!(g.plies_without_progress(), 0);
+        g.push_text("a65").unwrap();
+        assert_eq!(g.plies_without_progress(), 1);
+        assert!(g.pop() && g.pop());
+        assert_eq!(g.plies_without_progress(), 6);
+    }
+
     #[test]
     fn no_legal_move_loses_and_man_moves_reset_repetition() {
         let mut g = GameRecord::new(Position::parse_position("W:We1,e6,e7:Be4,e5").unwrap());

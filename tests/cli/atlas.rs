@@ -74,12 +74,17 @@ fn atlas_writes_its_report_and_resumes() {
     let eval_line = text.lines().nth(1).unwrap_or_default().to_string();
     assert!(eval_line.starts_with("evaluation patterns "), "{text}");
     let first = text.lines().next().unwrap().to_string();
-    for (kept, word) in [
+    for (kept, word, stated) in [
         (
             format!("{first}\nevaluation patterns 0123456789abcdef\n"),
             "another evaluation (patterns 0123456789abcdef; this build's is",
+            "Evaluation: `patterns 0123456789abcdef`",
         ),
-        (format!("{first}\n"), "does not record the evaluation"),
+        (
+            format!("{first}\n"),
+            "does not record the evaluation",
+            "Evaluation: `not recorded`",
+        ),
     ] {
         std::fs::write(&settings, &kept).unwrap();
         let o = bushka(&args);
@@ -88,10 +93,30 @@ fn atlas_writes_its_report_and_resumes() {
         assert!(err.contains(word), "{err}");
         let mut report = args.clone();
         report.push("--report-only");
+        remove_report(&out);
         let o = bushka(&report);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_eq!(std::fs::read_to_string(&settings).unwrap(), kept);
+        assert_report(&out, stated);
     }
+}
+
+/// Removes a folder's report files, so that a report alone must write them.
+fn remove_report(out: &std::path::Path) {
+    for f in ["atlas.md", "atlas.json", "atlas.png"] {
+        std::fs::remove_file(out.join(f)).unwrap();
+    }
+}
+
+/// The report files are there again, of all seven first moves, and the
+/// page states the evaluation the folder records.
+fn assert_report(out: &std::path::Path, evaluation: &str) {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("atlas.json")).unwrap()).unwrap();
+    assert_eq!(json["first_moves"].as_array().unwrap().len(), 7);
+    assert!(std::fs::metadata(out.join("atlas.png")).unwrap().len() > 0);
+    let md = std::fs::read_to_string(out.join("atlas.md")).unwrap();
+    assert!(md.contains(evaluation), "{evaluation} not in {md}");
 }
 
 #[test]
@@ -204,14 +229,13 @@ fn atlas_results_without_settings_are_not_adopted() {
     // A report alone with an `--eval` the folder was not measured with.
     let mut report = args.clone();
     report.extend(["--report-only", "--eval", "features"]);
+    remove_report(&out);
     let o = bushka(&report);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The report states the settings the folder records, not the --eval given.
+    assert_report(&out, "Evaluation: `patterns ");
     let md = std::fs::read_to_string(out.join("atlas.md")).unwrap();
-    assert!(
-        !md.contains("--eval features") && md.contains("Evaluation: `patterns "),
-        "{md}"
-    );
+    assert!(!md.contains("--eval features"), "{md}");
     // An empty settings.txt (a run stopped while writing it) is named.
     let settings = out.join("settings.txt");
     let kept = std::fs::read(&settings).unwrap();

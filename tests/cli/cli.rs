@@ -308,11 +308,16 @@ fn play_reads_any_bytes_and_undoes_only_the_humans_turns() {
     assert!(text.contains("white wins (black resigns)"), "{text}");
 }
 
+/// Moves typed, mistakes named, and `undo` taking back the human's move and
+/// the engine's reply: the same move can be played again.
 #[test]
 fn play_takes_moves_and_reports_mistakes() {
-    let out = play("white", b"e99\nzz\ne23\nd23\nundo\nresign\n");
+    let out = play("white", b"e99\nzz\ne23\nd23\nundo\nd23\nresign\n");
     let text = stdout(&out);
+    assert!(text.contains("illegal move 'e99'"), "{text}");
     assert!(text.contains("illegal move 'e23'"), "{text}");
+    assert!(!text.contains("illegal move 'd23'"), "{text}");
+    assert_eq!(text.matches("engine (black) plays").count(), 2, "{text}");
     assert!(text.contains("cannot read move 'zz'"), "{text}");
     assert!(text.contains("engine (black) plays"), "{text}");
     assert!(text.contains("black wins (white resigns)"), "{text}");

@@ -149,7 +149,9 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
     );
     assert!(specs[1].contains("depth=2"), "{specs:?}");
     // The records of this run are openings for the next: the position after
-    // four plies of each game.
+    // four plies of each game, in the file's order (the first game's, played
+    // once with each colour).
+    let next = dir.join("next.pdn");
     let (ok, out, err) = run(&[
         "selfplay",
         "--engine",
@@ -165,8 +167,28 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
         "--games",
         "2",
         "--quiet",
+        "--pdn",
+        next.to_str().unwrap(),
     ]);
     assert!(ok && out.contains("2 games"), "{out}{err}");
+    let records = std::fs::read_to_string(&pdn).unwrap();
+    let (fen, moves) = first_game(&records);
+    let want = after_plies(&fen, &moves[..4]);
+    let played = std::fs::read_to_string(&next).unwrap();
+    let fens: Vec<String> = played
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \""))
+        .map(|l| l.trim_end_matches("\"]").to_string())
+        .collect();
+    assert_eq!(fens, [want.clone(), want], "{played}");
+    let whites: Vec<&str> = played
+        .lines()
+        .filter(|l| l.starts_with("[White "))
+        .collect();
+    assert!(
+        whites.contains(&"[White \"a\"]") && whites.contains(&"[White \"b\"]"),
+        "{played}"
+    );
     for (bad, why) in [
         (
             vec!["--each", "name=x"],
@@ -345,4 +367,45 @@ fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
     let left: Vec<&str> = pids.lines().filter(|p| alive(p)).collect();
     assert!(left.is_empty(), "still running: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The first game of a PDN text: its `[FEN]` and its moves (move numbers
+/// and the result left out).
+fn first_game(pdn: &str) -> (String, Vec<String>) {
+    // The first game: from its `[Event` line (the rest of which is skipped
+    // below) to the next.
+    let game = pdn.split("[Event ").nth(1).expect("a game");
+    let fen = game
+        .lines()
+        .find_map(|l| l.strip_prefix("[FEN \""))
+        .expect("a [FEN] tag")
+        .trim_end_matches("\"]")
+        .to_string();
+    let moves = game
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('[') && !l.is_empty())
+        .flat_map(str::split_whitespace)
+        .filter(|w| !w.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w))
+        .map(str::to_string)
+        .collect();
+    (fen, moves)
+}
+
+/// The position after `moves` from `fen`, as `bushka moves` plays them.
+fn after_plies(fen: &str, moves: &[String]) -> String {
+    let mut pos = fen.to_string();
+    for m in moves {
+        let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+            .args(["moves", "--position", &pos])
+            .output()
+            .unwrap();
+        let list = String::from_utf8_lossy(&o.stdout).to_string();
+        pos = list
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{m}\t")))
+            .unwrap_or_else(|| panic!("{m} not legal in {pos}: {list}"))
+            .to_string();
+    }
+    pos
 }

@@ -395,14 +395,33 @@ fn a_file_name_that_is_not_utf8_is_no_panic() {
     let mut name = dir.as_os_str().as_bytes().to_vec();
     name.extend_from_slice(b"/m\xff.pdn");
     let pdn = std::ffi::OsStr::from_bytes(&name);
+    let json = dir.join("m.json");
     let o = Command::new(bin())
         .args(["selfplay", "merge", "--out-pdn"])
         .arg(pdn)
+        .arg("--out-json")
+        .arg(&json)
         .arg(&s1)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(Path::new(pdn).exists());
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let run = &summary["run"];
+    let command: Vec<&str> = run["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        command.iter().any(|w| w.ends_with("/m\u{FFFD}.pdn")),
+        "{command:?}"
+    );
+    assert!(
+        run["pdn"].as_str().unwrap().ends_with("/m\u{FFFD}.pdn"),
+        "{run}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -52,20 +52,30 @@ fn mine_writes_a_problem_set_that_solve_reads() {
         report.contains("T-strike") && report.contains("| motif |"),
         "{report}"
     );
-    let o = bushka(&[
-        "tactics",
-        "solve",
-        "--problems",
-        out.to_str().unwrap(),
-        "--depth",
-        "6",
-    ]);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(
-        text.starts_with(&format!("solved {} of {}", problems.len(), problems.len())),
-        "{text}"
-    );
+    // The mined set, and a problem whose stated first move is legal but not
+    // the engine's (it plays the shot e45): solved all but that one.
+    let wrong = dir.path().join("wrong.tsv");
+    std::fs::write(
+        &wrong,
+        format!("{set}W:We4,f4:Bd4,e7\tf45\tT-strike\twin\n"),
+    )
+    .unwrap();
+    for (file, of) in [(&out, problems.len()), (&wrong, problems.len() + 1)] {
+        let o = bushka(&[
+            "tactics",
+            "solve",
+            "--problems",
+            file.to_str().unwrap(),
+            "--depth",
+            "6",
+        ]);
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            text.starts_with(&format!("solved {} of {of} at depth 6", problems.len())),
+            "{text}"
+        );
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@ use engine::{bashnya, bushka, Game, Outcome};
 use selfplay::game::{play_game, Adjudication};
 use selfplay::openings::{generate_book, BookRecipe};
 use selfplay::pdn::{replay, PdnReader, PdnResult};
-use selfplay::player::{make_player, RandomPlayer};
+use selfplay::player::{make_player, Choice, Forfeit, Player, RandomPlayer};
 use selfplay::spec::EngineSpec;
 use selfplay::tournament::{run, Config};
 
@@ -330,6 +330,126 @@ fn games_at_once_are_counted_without_the_schedule() {
     let mut none = config(&two, 2, Vec::new());
     none.concurrency = 4;
     assert_eq!(games_at_once(&none), 1, "no opening, no game");
+}
+
+/// A book holds the positions asked for, each new, none with a capture
+/// due, and each balanced by its check (a search of the recipe's depth
+/// scores it within `max_score`); the same recipe makes the same book.
+#[test]
+fn a_book_holds_new_balanced_positions() {
+    use engine::search::{Engine, Limits, SearchInput};
+    let recipe = BookRecipe {
+        count: 20,
+        min_plies: 4,
+        max_plies: 10,
+        depth: 2,
+        max_score: 60,
+        seed: 11,
+    };
+    let eval = engine::eval::Material::default();
+    let book = generate_book::<bushka::Position, _>(&recipe, &eval);
+    assert_eq!(book.len(), 20);
+    let hashes: std::collections::HashSet<u64> = book.iter().map(Game::hash).collect();
+    assert_eq!(hashes.len(), 20, "a position twice");
+    let mut scores = Vec::new();
+    for pos in &book {
+        assert!(!pos.must_capture(), "{}", pos.to_text());
+        let mut engine = Engine::<bushka::Position>::new(engine::tt::HashSize::MIN, 1);
+        let r = engine.search(&eval, &SearchInput::new(*pos, Limits::depth(2)), |_| {});
+        scores.push(r.score.internal());
+    }
+    assert!(scores.iter().all(|s| s.abs() <= 60), "{scores:?}");
+    let again = generate_book::<bushka::Position, _>(&recipe, &eval);
+    assert_eq!(
+        again.iter().map(Game::to_text).collect::<Vec<_>>(),
+        book.iter().map(Game::to_text).collect::<Vec<_>>()
+    );
+}
+
+/// Plays the moves it is given, in turn.
+struct Script(std::vec::IntoIter<&'static str>);
+
+impl Player<bushka::Position> for Script {
+    fn choose(
+        &mut self,
+        game: &engine::record::GameRecord<bushka::Position>,
+    ) -> Result<Choice<<bushka::Position as Game>::Move>, Forfeit> {
+        let text = self.0.next().expect("a move left in the script");
+        let mv = game.current().parse_move(text).unwrap();
+        Ok(Choice {
+            mv,
+            score: None,
+            depth: None,
+        })
+    }
+}
+
+/// A game of king moves alone is drawn after `no_progress_plies` of them;
+/// a man move before then starts the count again.
+#[test]
+fn king_moves_alone_draw_after_the_no_progress_plies() {
+    let start = bushka::Position::parse_position("W:WKe1,h4:BKa5,c8").unwrap();
+    let adj = Adjudication {
+        no_progress_plies: 4,
+        ..Adjudication::default()
+    };
+    for (white, black, plies) in [
+        (vec!["e12", "e23"], vec!["a56", "a65"], 4),
+        (
+            vec!["e12", "h45", "e23", "e34"],
+            vec!["a56", "ab6", "ba6"],
+            7,
+        ),
+    ] {
+        let (mut w, mut b) = (Script(white.into_iter()), Script(black.into_iter()));
+        let g = play_game(start, [&mut w, &mut b], &adj, None);
+        assert_eq!(g.record.len(), plies);
+        assert_eq!(g.outcome, Outcome::Draw);
+        assert_eq!(
+            g.reason,
+            "adjudication: 4 plies without a capture or a man move"
+        );
+    }
+}
+
+/// A gauntlet pairs the first engine with each other one, and no other two:
+/// the games played are the games counted.
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other() {
+    use selfplay::tournament::games_at_once;
+    let three = [
+        "name=a,kind=random",
+        "name=b,kind=random",
+        "name=c,kind=random",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("g.pdn");
+    let mut cfg = config(&three, 2, starts::<bushka::Position>());
+    cfg.gauntlet = true;
+    cfg.concurrency = 9;
+    cfg.pdn = Some(pdn.clone());
+    let s = run::<bushka::Position>(&cfg).unwrap();
+    assert_eq!(s.games, 4);
+    assert_eq!(games_at_once(&cfg), 4);
+    let pairings: Vec<(&str, &str)> = s
+        .pairings
+        .iter()
+        .map(|p| (p.first.as_str(), p.second.as_str()))
+        .collect();
+    assert_eq!(pairings, [("a", "b"), ("a", "c")]);
+    for p in &s.pairings {
+        assert_eq!(p.wdl.iter().sum::<u64>(), 2, "{p:?}");
+    }
+    let games: Vec<_> = PdnReader::new(std::io::BufReader::new(std::fs::File::open(&pdn).unwrap()))
+        .map(|g| g.unwrap())
+        .collect();
+    let mut sides: Vec<(String, String)> = games
+        .iter()
+        .map(|g| (g.white.clone(), g.black.clone()))
+        .collect();
+    sides.sort();
+    let want = [("a", "b"), ("a", "c"), ("b", "a"), ("c", "a")];
+    assert_eq!(sides, want.map(|(w, b)| (w.to_string(), b.to_string())));
 }
 
 /// The options `--sprt`, `--adjudicate-win` and `--each` read their text

@@ -663,4 +663,11 @@ fn an_endless_line_is_given_up() {
     long.push(b'\n');
     let mut loader = Loader::<Position>::new();
     loader.add_reader("long", Cursor::new(long)).unwrap();
+    match loader.finish(0.0) {
+        Err(TuneError::NoData(msg)) => assert!(
+            msg.starts_with("1 lines, 1 bad, ") && msg.contains("line 1: longer than"),
+            "{msg}"
+        ),
+        other => panic!("expected NoData, got {other:?}"),
+    }
 }
