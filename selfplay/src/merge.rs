@@ -561,10 +561,16 @@ pub fn merge<G: Game>(
             ));
         }
     }
-    // Every shard's games read (and checked) before anything is written.
+    // Every shard's games and data read (and checked) before anything is
+    // written: a merge refused for a shard's fault leaves no output behind
+    // (which the next merge would take for another's).
     let mut results = Vec::new();
     for p in &set.parts {
         results.push(plan.read_results(p.shard, &p.pdn, true)?);
+    }
+    if let Some(data) = &out.data {
+        data_lines::<G, _>(&plan, set, &mut std::io::sink())
+            .map_err(|e| format!("merging into {}: {e}", data.display()))?;
     }
     let absolute = |p: &Path| {
         std::path::absolute(p)
@@ -622,72 +628,76 @@ pub fn merge<G: Game>(
 /// `--dedup`, each position once across all shards (the first in schedule
 /// order is kept).
 fn merge_data<G: Game>(plan: &Plan, set: &ShardSet, out: &Path) -> Result<(), String> {
+    engine::files::write_atomic_with(out, |w| data_lines::<G, _>(plan, set, w))
+        .map_err(|e| format!("merging into {}: {e}", out.display()))
+}
+
+/// Writes the shards' training data in schedule order to `w` (each line
+/// checked: an `io::sink` checks them all).
+fn data_lines<G: Game, W: Write>(plan: &Plan, set: &ShardSet, w: &mut W) -> std::io::Result<()> {
     let mut seen: Option<HashSet<u64>> = plan.cfg.dedup.then(HashSet::new);
-    engine::files::write_atomic_with(out, |w| {
-        for p in &set.parts {
-            let path = p.data.as_ref().ok_or_else(|| {
-                io_err(format!(
-                    "{}: shard {} wrote no --data file",
-                    p.json.display(),
+    for p in &set.parts {
+        let path = p.data.as_ref().ok_or_else(|| {
+            io_err(format!(
+                "{}: shard {} wrote no --data file",
+                p.json.display(),
+                p.shard
+            ))
+        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| io_err(format!("cannot read {}: {e}", path.display())))?;
+        let slots = part(&plan.all, Some(p.shard)).map_err(io_err)?;
+        let ids: HashSet<u64> = slots.iter().map(|s| s.id).collect();
+        let mut blocks: HashMap<u64, Vec<&str>> = HashMap::new();
+        for (n, line) in text.lines().enumerate() {
+            let d = DataLine::parse(line)
+                .map_err(|e| io_err(format!("{} line {}: {e}", path.display(), n + 1)))?;
+            let id = d
+                .game
+                .parse::<u64>()
+                .ok()
+                .filter(|id| ids.contains(id))
+                .ok_or_else(|| {
+                    io_err(format!(
+                        "{} line {}: game '{}' is not part of shard {}",
+                        path.display(),
+                        n + 1,
+                        engine::files::quoted(d.game, 40),
+                        p.shard
+                    ))
+                })?;
+            blocks.entry(id).or_default().push(line);
+        }
+        for slot in slots {
+            // Every game has its block, at least its start position
+            // (written with `--dedup` too).
+            let Some(lines) = blocks.get(&slot.id) else {
+                return Err(io_err(format!(
+                    "{}: no data for game {} of shard {}",
+                    path.display(),
+                    slot.id,
                     p.shard
-                ))
-            })?;
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| io_err(format!("cannot read {}: {e}", path.display())))?;
-            let slots = part(&plan.all, Some(p.shard)).map_err(io_err)?;
-            let ids: HashSet<u64> = slots.iter().map(|s| s.id).collect();
-            let mut blocks: HashMap<u64, Vec<&str>> = HashMap::new();
-            for (n, line) in text.lines().enumerate() {
-                let d = DataLine::parse(line)
-                    .map_err(|e| io_err(format!("{} line {}: {e}", path.display(), n + 1)))?;
-                let id = d
-                    .game
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|id| ids.contains(id))
-                    .ok_or_else(|| {
+                )));
+            };
+            for line in lines {
+                if let Some(seen) = seen.as_mut() {
+                    let d = DataLine::parse(line).map_err(io_err)?;
+                    let pos = G::parse_position(d.position).map_err(|e| {
                         io_err(format!(
-                            "{} line {}: game '{}' is not part of shard {}",
+                            "{}: position '{}': {e}",
                             path.display(),
-                            n + 1,
-                            engine::files::quoted(d.game, 40),
-                            p.shard
+                            engine::files::quoted(d.position, 80)
                         ))
                     })?;
-                blocks.entry(id).or_default().push(line);
-            }
-            for slot in slots {
-                // Every game has its block, at least its start position
-                // (written with `--dedup` too).
-                let Some(lines) = blocks.get(&slot.id) else {
-                    return Err(io_err(format!(
-                        "{}: no data for game {} of shard {}",
-                        path.display(),
-                        slot.id,
-                        p.shard
-                    )));
-                };
-                for line in lines {
-                    if let Some(seen) = seen.as_mut() {
-                        let d = DataLine::parse(line).map_err(io_err)?;
-                        let pos = G::parse_position(d.position).map_err(|e| {
-                            io_err(format!(
-                                "{}: position '{}': {e}",
-                                path.display(),
-                                engine::files::quoted(d.position, 80)
-                            ))
-                        })?;
-                        // A game's start position is always kept, as the
-                        // unsharded run writes it.
-                        if !seen.insert(<G as Game>::hash(&pos)) && d.ply != 0 {
-                            continue;
-                        }
+                    // A game's start position is always kept, as the
+                    // unsharded run writes it.
+                    if !seen.insert(<G as Game>::hash(&pos)) && d.ply != 0 {
+                        continue;
                     }
-                    writeln!(w, "{line}")?;
                 }
+                writeln!(w, "{line}")?;
             }
         }
-        Ok(())
-    })
-    .map_err(|e| format!("merging into {}: {e}", out.display()))
+    }
+    Ok(())
 }

@@ -481,6 +481,38 @@ fn bad_shards_are_refused_in_one_line() {
     let err = run_err(&merge(&dir, "nd", &parts));
     assert!(err.contains("shard 1/2 wrote no --data file"), "{err}");
     assert!(!dir.join("nd.pdn").exists() && !dir.join("nd.json").exists());
+    // A shard's data file cut short (a line broken) and merged with
+    // --out-data: refused before anything is written, so the same merge
+    // runs once the file is whole again (the merge into files of its own
+    // name, "cut", named in no summary, would otherwise be refused).
+    let cut: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            play(
+                &dir,
+                &format!("cut{k}"),
+                &match_args(1, 4),
+                &["--shard", &format!("{k}/2")],
+            )
+        })
+        .collect();
+    let data = dir.join("cut2.data");
+    let whole_data = std::fs::read(&data).unwrap();
+    let broken = whole_data.len() - 10;
+    std::fs::write(&data, &whole_data[..broken]).unwrap();
+    let mut no_json = merge(&dir, "cut", &cut);
+    let at = no_json.iter().position(|a| a == "--out-json").unwrap();
+    no_json.drain(at..at + 2);
+    let err = run_err(&no_json);
+    assert!(err.contains("cut2.data line"), "{err}");
+    for ext in ["pdn", "data", "json"] {
+        assert!(
+            !dir.join(format!("cut.{ext}")).exists(),
+            "cut.{ext} written"
+        );
+    }
+    std::fs::write(&data, &whole_data).unwrap();
+    run_ok(&no_json);
+    assert!(dir.join("cut.pdn").exists() && dir.join("cut.data").exists());
     // A summary that is not a shard's, and a file that is not a summary.
     let whole = play(&dir, "whole", &match_args(1, 2), &[]);
     let err = run_err(&merge(&dir, "m", &[whole]));
