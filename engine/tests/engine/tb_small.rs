@@ -446,6 +446,35 @@ fn damaged_files_are_errors() {
         let err = Tablebase::open(&bad).expect_err("refused").to_string();
         assert!(err.contains("not a regular file"), "{err}");
         std::fs::remove_file(&fifo).unwrap();
+        // A build that finds a FIFO where a table goes refuses it, rather
+        // than write the table into it (waiting for a reader for ever).
+        let dir = bad.join("build");
+        std::fs::create_dir_all(&dir).unwrap();
+        let kvk = dir.join("KvK.tb");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&kvk)
+            .status()
+            .unwrap()
+            .success());
+        let err = engine::bushka::tb::build(&BuildOptions::new(2, dir.clone()))
+            .expect_err("refused")
+            .to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: not a regular file (remove it to build the table)",
+                kvk.display()
+            )
+        );
+        std::fs::remove_file(&kvk).unwrap();
+        // A folder named by a file is not one.
+        let file = bad.join("file");
+        std::fs::write(&file, "x").unwrap();
+        let err = engine::bushka::tb::build(&BuildOptions::new(2, file.clone()))
+            .expect_err("refused")
+            .to_string();
+        assert_eq!(err, format!("{}: not a folder", file.display()));
+        std::fs::remove_file(&file).unwrap();
     } else {
         #[cfg(target_os = "linux")]
         panic!("mkfifo failed");

@@ -110,6 +110,12 @@ pub fn build_materials(
     opts: &BuildOptions,
     materials: &[Material],
 ) -> Result<(Tablebase, Vec<MaterialReport>), TbError> {
+    if opts.dir.exists() && !opts.dir.is_dir() {
+        return Err(TbError::Io(
+            opts.dir.display().to_string(),
+            "not a folder".into(),
+        ));
+    }
     std::fs::create_dir_all(&opts.dir)
         .and_then(|()| crate::files::writable_dir(&opts.dir))
         .map_err(|e| TbError::Io(opts.dir.display().to_string(), e.to_string()))?;
@@ -142,6 +148,14 @@ pub fn build_materials(
                 }
                 Ok(_) | Err(_) => opts.report(&BuildProgress::Unusable(path.clone())),
             }
+        }
+        // Written in place of the file found, which must be a file: a FIFO
+        // or a device would take the table (or hang the build) instead.
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(TbError::Io(
+                path.display().to_string(),
+                "not a regular file (remove it to build the table)".into(),
+            ));
         }
         let start = Instant::now();
         let (data, longest) = solve(mat, &tb, opts)?;
