@@ -698,7 +698,7 @@ async fn open_watched(
     let table = tokio::task::spawn_blocking(move || {
         let games = watcher(&app2)?
             .games()
-            .map_err(|e| ApiError::conflict(format!("cannot read the watched file: {e}")))?;
+            .map_err(|e| ApiError::unavailable(format!("cannot read the watched file: {e}")))?;
         let rec = games.get(index).ok_or_else(|| {
             ApiError::bad(format!(
                 "no game {index} in the watched file ({} games)",

@@ -865,6 +865,23 @@ async fn watch_reads_the_tournament_as_it_grows() {
     assert_eq!(v["summary"], Value::Null);
     let why = v["summary_error"].as_str().unwrap();
     assert!(why.starts_with("the summary run.json is not JSON"), "{why}");
+    // A watched file that cannot be read (removed) is the server's trouble
+    // for both routes: a 503 naming it.
+    std::fs::remove_file(&pdn).unwrap();
+    let (s, v) = call(&app, "GET", "/api/watch", None).await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    let (s, e) = call(
+        &app,
+        "POST",
+        "/api/watch/open",
+        Some(json!({"session": id, "index": 0})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{e}");
+    assert!(
+        error_of(&e).starts_with("cannot read the watched file: "),
+        "{e}"
+    );
 }
 
 #[tokio::test]
