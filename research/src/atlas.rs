@@ -557,8 +557,13 @@ pub fn check_settings(
         old == settings
     };
     if !same {
+        let fix = if report_only {
+            "give those settings for its report"
+        } else {
+            "use another --out"
+        };
         return Err(format!(
-            "holds results of other settings ({}); use another --out",
+            "holds results of other settings ({}); {fix}",
             engine::files::quoted(old, 200)
         ));
     }

@@ -152,6 +152,20 @@ pub fn writable_place(option: &str, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// [`writable_place`] for an output whose side files (a checkpoint, a
+/// report, a journal) are named after it: it must be a file, since a
+/// stream's name (`/dev/stdout`, a FIFO) would put them beside a device.
+pub fn writable_file_with_sides(option: &str, path: &Path) -> Result<(), String> {
+    writable_place(option, path)?;
+    if !engine::files::replaces_a_file(path) {
+        return Err(format!(
+            "{option} {}: not a regular file, and the files written beside it are named after it: name a file",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the games of a PDN file back one at a time (never the whole file
 /// at once) up to its last complete game, then cuts the file there (a game
 /// being written when the run was killed is dropped), unless `on_game`

@@ -66,6 +66,9 @@ pub enum SpecError {
     /// Two engines share a name.
     #[error("two engines are named '{}'", engine::files::quoted(.0, 60))]
     DuplicateName(String),
+    /// One key given twice in one engine's description.
+    #[error("engine option {}= given twice", engine::files::quoted(.0, 60))]
+    Twice(String),
 }
 
 /// Splits on commas outside double quotes; quotes are removed.
@@ -96,6 +99,15 @@ fn split_items(text: &str) -> Result<Vec<(String, String)>, SpecError> {
         items.push((k.trim().to_string(), v.trim().to_string()));
     }
     Ok(items)
+}
+
+/// The first key given more than once, if any.
+fn twice(items: &[(String, String)]) -> Option<String> {
+    items
+        .iter()
+        .enumerate()
+        .find(|(i, (k, _))| items[..*i].iter().any(|(seen, _)| seen == k))
+        .map(|(_, (k, _))| k.clone())
 }
 
 fn number<T: std::str::FromStr + PartialOrd + fmt::Display>(
@@ -132,6 +144,13 @@ pub fn with_each(each: Option<&str>, engine: &str) -> Result<String, String> {
             engine::files::quoted(each, 60)
         )
     })?;
+    if let Some(k) = twice(&items) {
+        return Err(format!(
+            "{}: {}= given twice",
+            engine::files::quoted(each, 60),
+            engine::files::quoted(&k, 60)
+        ));
+    }
     if items.iter().any(|(k, _)| k == "name") {
         return Err(format!(
             "{}: name= belongs to each --engine",
@@ -195,7 +214,11 @@ impl EngineSpec {
         };
         let mut cmd = None;
         let mut kind = None;
-        for (k, v) in split_items(text)? {
+        let items = split_items(text)?;
+        if let Some(k) = twice(&items) {
+            return Err(SpecError::Twice(k));
+        }
+        for (k, v) in items {
             match k.as_str() {
                 // Records keep names on one line, so a name with a control
                 // character could not be matched again on a resume.

@@ -438,7 +438,9 @@ impl Sprt {
                 .iter()
                 .position(|n| *n == k.trim())
                 .ok_or_else(|| format!("unknown key '{}' (elo0, elo1, alpha, beta)", quote(k)))?;
-            v[i] = Some(x);
+            if v[i].replace(x).is_some() {
+                return Err(format!("{}= given twice", quote(k.trim())));
+            }
         }
         let need = |i: usize, n: &str| v[i].ok_or_else(|| format!("needs {n}="));
         Sprt::new(

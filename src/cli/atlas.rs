@@ -116,6 +116,9 @@ where
             args.out.display()
         );
     }
+    if args.out.exists() && !args.out.is_dir() {
+        bail!("--out {}: not a folder", args.out.display());
+    }
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     // One run measures into a results file at a time (a shard started

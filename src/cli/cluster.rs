@@ -105,7 +105,10 @@ fn cluster_selfplay(a: &ClusterSelfplayArgs) -> Result<()> {
         );
     }
     if !(a.poll > 0.0 && a.poll <= 3600.0) {
-        bail!("--poll must be between 0 and 3600 seconds");
+        bail!(
+            "--poll {}: expected more than 0 and at most 3600 seconds",
+            a.poll
+        );
     }
     let cfg = config(&a.selfplay)?;
     let mut run_info =

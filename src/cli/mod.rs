@@ -219,10 +219,14 @@ pub fn run() -> i32 {
 fn parse() -> Result<Cli, i32> {
     use clap::error::ErrorKind;
     Cli::try_parse().map_err(|e| match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            0
-        }
+        // Help that cannot be written (a closed pipe aside) is an error.
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => match e.print() {
+            Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("error: cannot write to standard output: {w}");
+                2
+            }
+            _ => 0,
+        },
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!("{}", missing_subcommand(std::env::args_os().skip(1)));
             2
@@ -300,13 +304,60 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Tactics { command } => tactics::tactics(&command),
         Command::Tb { command } => tb::tb(&command),
         Command::Hub => {
-            let out: engine::hub::Output =
-                std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            let failed = std::sync::Arc::new(std::sync::Mutex::new(None));
+            let out: engine::hub::Output = std::sync::Arc::new(std::sync::Mutex::new(Noted {
+                inner: std::io::stdout(),
+                failed: std::sync::Arc::clone(&failed),
+            }));
             engine::hub::run(std::io::BufReader::new(std::io::stdin()), out)
-                .map_err(anyhow::Error::msg)
+                .map_err(anyhow::Error::msg)?;
+            // Replies that could not be written were lost: an error (a
+            // closed pipe, the reader gone, is not one).
+            let failed = failed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            match failed {
+                Some(e) => Err(anyhow::Error::new(e).context("cannot write to standard output")),
+                None => Ok(()),
+            }
         }
         Command::Bench(args) => bench::bench(&args),
         Command::Serve(args) => serve::serve(&args),
+    }
+}
+
+/// A writer that keeps the first error of its writes (the hub answers
+/// through it and goes on; the error is its exit's).
+struct Noted<W> {
+    inner: W,
+    failed: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
+}
+
+impl<W: std::io::Write> Noted<W> {
+    fn note<T>(&mut self, r: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &r {
+            let mut failed = self
+                .failed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if failed.is_none() {
+                *failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        }
+        r
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Noted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let r = self.inner.write(buf);
+        self.note(r)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let r = self.inner.flush();
+        self.note(r)
     }
 }
 

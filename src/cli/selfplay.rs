@@ -302,6 +302,21 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
             engines.len()
         );
     }
+    // Options that would do nothing are mistakes.
+    if a.anchor.is_some() && engines.len() < 3 {
+        bail!(
+            "--anchor is for the joint ratings of three or more engines, not {}",
+            engines.len()
+        );
+    }
+    if a.dedup && a.data.is_none() {
+        bail!("--dedup applies to the training data: give --data too");
+    }
+    if a.annotate && a.pdn.is_none() && a.data.is_none() {
+        bail!(
+            "--annotate writes into the game records: give --pdn (or --data, beside which they go)"
+        );
+    }
     let book = match (&a.openings, &a.openings_pdn) {
         (Some(p), _) => read_book(p)?,
         (None, Some(p)) => {
@@ -435,15 +450,15 @@ fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
     let (book, short) =
         selfplay::openings::book_from_pdn::<G, _>(std::io::BufReader::new(f), plies)
             .map_err(|e| anyhow!("--openings-pdn {}: {e}", path.display()))?;
-    if short > 0 {
-        eprintln!(
-            "--openings-pdn {}: {short} game(s) shorter than {plies} plies skipped",
+    if book.is_empty() {
+        bail!(
+            "--openings-pdn {}: no game has {plies} plies ({short} shorter)",
             path.display()
         );
     }
-    if book.is_empty() {
-        bail!(
-            "--openings-pdn {}: no game has {plies} plies",
+    if short > 0 {
+        eprintln!(
+            "--openings-pdn {}: {short} game(s) shorter than {plies} plies skipped",
             path.display()
         );
     }

@@ -27,7 +27,10 @@ pub struct ServeArgs {
 /// `bushka serve`.
 pub fn serve(args: &ServeArgs) -> Result<()> {
     if let Some(pdn) = &args.watch {
-        std::fs::metadata(pdn).with_context(|| format!("--watch {}", pdn.display()))?;
+        let meta = std::fs::metadata(pdn).with_context(|| format!("--watch {}", pdn.display()))?;
+        if meta.is_dir() {
+            anyhow::bail!("--watch {}: a folder, not a PDN file", pdn.display());
+        }
     }
     if web::is_exposed(args.host) {
         eprintln!(

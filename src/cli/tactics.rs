@@ -112,7 +112,7 @@ where
     ];
     files.extend(args.pdn.iter().map(|p| ("--pdn", Some(p.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(|e| anyhow!(e))?;
-    selfplay::output::writable_place("--out", &args.out).map_err(|e| anyhow!(e))?;
+    selfplay::output::writable_file_with_sides("--out", &args.out).map_err(|e| anyhow!(e))?;
     let clock = std::time::Instant::now();
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let settings = format!(
@@ -300,6 +300,7 @@ fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>)> {
     for file in files {
         let f = std::fs::File::open(file).with_context(|| format!("{}", file.display()))?;
         let reader = selfplay::pdn::PdnReader::new(std::io::BufReader::new(f));
+        let before = games;
         for (i, record) in reader.enumerate() {
             let record = record.map_err(|e| anyhow!("{}: {e}", file.display()))?;
             let replay = selfplay::pdn::replay::<G>(&record)
@@ -312,6 +313,11 @@ fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>)> {
             for (source, pos) in tactics::positions_of(&replay, i + 1) {
                 positions.push((format!("{name} {source}"), pos));
             }
+        }
+        // A file of no game is a mistake (the wrong file), not a set of
+        // no tactics.
+        if games == before {
+            bail!("no game in {}", file.display());
         }
     }
     Ok((games, positions))

@@ -209,9 +209,11 @@ fn run<G: Patterns>(args: &TuneArgs) -> Result<()> {
     } else {
         tuner::tune(&mut loaded, init.features(), &cfg)?
     };
-    // The files first: a reader that closed the pipe must not cost the result.
-    write_outputs(args, &outcome)?;
-    report(&outcome, &loaded, cfg.regularize)
+    // The files first: a reader that closed the pipe must not cost the result
+    // (a plot asked for that failed is reported after the summary).
+    let written = write_outputs(args, &outcome)?;
+    report(&outcome, &loaded, cfg.regularize)?;
+    written
 }
 
 /// The loss plot's file: `--plot`, or beside `--out`.
@@ -276,8 +278,8 @@ fn check_files(args: &TuneArgs) -> Result<()> {
     ];
     files.extend(args.data.iter().map(|d| ("--data", Some(d.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
-    selfplay::output::writable_places(&[("--out", Some(&args.out)), ("--plot", Some(&png))])
-        .map_err(anyhow::Error::msg)
+    selfplay::output::writable_file_with_sides("--out", &args.out).map_err(anyhow::Error::msg)?;
+    selfplay::output::writable_places(&[("--plot", Some(&png))]).map_err(anyhow::Error::msg)
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature
@@ -421,8 +423,9 @@ fn report(o: &TuneOutcome, loaded: &tuner::Loaded, pull: f64) -> Result<()> {
     Ok(())
 }
 
-/// Writes the weights file, the loss CSV and the plot.
-fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
+/// Writes the weights file, the loss CSV and the plot; a plot asked for
+/// by `--plot` that failed is the inner error (the rest is written).
+fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<Result<()>> {
     match &o.patterns {
         Some(p) => p.save(&args.out)?,
         None => o.weights.save(&args.out)?,
@@ -430,7 +433,9 @@ fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
     let csv = beside(&args.out, "loss.csv");
     tuner::plot::write_atomic(&csv, &tuner::plot::curve_csv(&o.curve))?;
     let png = plot_path(args);
-    // The weights and the table are written: a plot that fails costs nothing else.
+    // The weights and the table are written: a plot that fails costs nothing
+    // else. Asked for by --plot, its failure is the command's (exit 2);
+    // else a warning.
     match tuner::plot::draw_png(&o.curve, &png) {
         Ok(()) => outln!(
             "wrote {}, {}, {}",
@@ -439,9 +444,14 @@ fn write_outputs(args: &TuneArgs, o: &TuneOutcome) -> Result<()> {
             png.display()
         ),
         Err(e) => {
-            eprintln!("warning: no loss plot: {e}");
             outln!("wrote {}, {}", args.out.display(), csv.display());
+            if args.plot.is_some() {
+                return Ok(Err(anyhow::anyhow!(
+                    "--plot: {e} (the weights and the loss table are written)"
+                )));
+            }
+            eprintln!("warning: no loss plot: {e}");
         }
     }
-    Ok(())
+    Ok(Ok(()))
 }

@@ -136,6 +136,13 @@ fn atlas_refuses_bad_options_in_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(word), "{err}");
     }
+    // An --out that is a file is named as not a folder.
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let path = file.path().to_str().unwrap();
+    let o = bushka(&["atlas", "--out", path, "--quiet"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end(), format!("error: --out {path}: not a folder"));
 }
 
 /// `--eval` chooses the built-in weights of the searches and the games, and

@@ -332,6 +332,44 @@ fn bashnya_moves_never_jump_straight_back() {
     assert_eq!(stdout(&out), "c3:e5\tB:d4=b,e5=wb\n");
 }
 
+/// Output that cannot be written (a full disk: /dev/full) is an error,
+/// exit status 2 with one line: the hub's replies and the help as well as
+/// a command's results.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (args, input) in [
+        (&["hub"][..], "hub\ninit\nping\nquit\n"),
+        (&["--help"][..], ""),
+        (&["--version"][..], ""),
+        (&["moves", "--help"][..], ""),
+        (&["moves"][..], ""),
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::from(full))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = crate::refusal(&o);
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+    }
+}
+
 /// A reader that stops reading (`bushka bench | head -1`) ends the program
 /// quietly: exit status 0 and no panic message; a book of openings written
 /// at once (more than a pipe holds) too.
@@ -594,6 +632,11 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
             &["--data", data_s, "--out", "/nonexistent/w.json"][..],
             "does not exist",
         ),
+        // Not a file: the checkpoint, loss table and plot are named after it.
+        (
+            &["--data", data_s, "--out", "/dev/null"][..],
+            "--out /dev/null: not a regular file, and the files written beside it are named after it",
+        ),
     ] {
         let mut args = vec!["tune", "--game", "bashnya", "--quiet"];
         args.extend(extra);
@@ -628,8 +671,9 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     } else {
         eprintln!("skipped: /sys can be written into here");
     }
-    // A plot that cannot be drawn costs only the plot; the summary names
-    // the epoch whose weights are kept.
+    // A plot asked for that cannot be drawn costs only the plot, but is an
+    // error (exit 2) once the weights are written; the summary names the
+    // epoch whose weights are kept.
     let o = bushka(&[
         "tune",
         "--game",
@@ -645,10 +689,16 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
         "--quiet",
     ]);
     let text = stdout(&o);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.exists(), "{text}");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("warning: no loss plot"), "{err}");
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(out.exists(), "{text}");
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("error: --plot: ")
+            && last.ends_with("(the weights and the loss table are written)")
+            && !err.contains("panicked"),
+        "{err}"
+    );
     let loss = text
         .lines()
         .find(|l| l.starts_with("loss: "))

@@ -195,8 +195,32 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
             "--each name=x: name= belongs to each --engine",
         ),
         (
-            vec!["--anchor", "nobody=0"],
+            vec!["--engine", "name=c,depth=1", "--anchor", "nobody=0"],
             "--anchor 'nobody=0': no engine is named 'nobody'",
+        ),
+        // Options that would do nothing: refused, not ignored.
+        (
+            vec!["--anchor", "a=0"],
+            "--anchor is for the joint ratings of three or more engines, not 2",
+        ),
+        (
+            vec!["--dedup"],
+            "--dedup applies to the training data: give --data too",
+        ),
+        (
+            vec!["--annotate"],
+            "--annotate writes into the game records: give --pdn",
+        ),
+        // Records with no game long enough: one line, the count of the
+        // games too short in it.
+        (
+            vec![
+                "--openings-pdn",
+                pdn.to_str().unwrap(),
+                "--opening-plies",
+                "1000",
+            ],
+            "no game has 1000 plies (6 shorter)",
         ),
         (
             vec!["--openings-pdn", "/nonexistent.pdn"],

@@ -397,5 +397,15 @@ fn an_unreadable_state_file_is_refused() {
         err.contains("cannot read") && err.contains("cluster.json"),
         "{err}"
     );
+    // A poll of no time is refused as such, before Slurm is asked.
+    let mut args = cluster_args(&dir, &match_args(3, 8), 2, &[]);
+    let at = args.iter().position(|a| a == "--poll").unwrap();
+    args[at + 1] = "0".into();
+    let o = Command::new(bin()).args(&args).output().unwrap();
+    let err = crate::refusal(&o);
+    assert!(
+        err.contains("--poll 0: expected more than 0 and at most 3600 seconds"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -145,6 +145,10 @@ fn bad_options_are_refused_in_one_line() {
         ),
         (vec!["serve", "--summary", "run.json"], "--watch"),
         (
+            vec!["serve", "--watch", "/", "--port", "0"],
+            "--watch /: a folder, not a PDN file",
+        ),
+        (
             vec!["serve", "--host", "nowhere"],
             "invalid value 'nowhere'",
         ),

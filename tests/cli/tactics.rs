@@ -87,6 +87,8 @@ fn tactics_refuses_bad_input_in_one_line() {
     std::fs::write(&pdn, "[GameType \"bushka\"]\n\n1. zz9 *\n").unwrap();
     let empty = dir.path().join("empty.tsv");
     std::fs::write(&empty, "# nothing yet\n\n").unwrap();
+    let nothing = dir.path().join("nothing.pdn");
+    std::fs::write(&nothing, "").unwrap();
     let (pdn_s, folder) = (pdn.to_str().unwrap(), dir.path().to_str().unwrap());
     let mine_into = |out| vec!["tactics", "mine", "--pdn", pdn_s, "--out", out];
     for (args, word) in [
@@ -105,6 +107,16 @@ fn tactics_refuses_bad_input_in_one_line() {
         (
             vec!["tactics", "mine", "--pdn", "x.pdn", "--shallow", "0"],
             "--shallow",
+        ),
+        // Not a file: the report and the journal are named after it.
+        (
+            mine_into("/dev/null"),
+            "--out /dev/null: not a regular file",
+        ),
+        // A file of no game (an empty one here) is named.
+        (
+            vec!["tactics", "mine", "--pdn", nothing.to_str().unwrap()],
+            "no game in ",
         ),
         (
             vec!["tactics", "mine", "--pdn", "/nonexistent/x.pdn"],

@@ -355,7 +355,16 @@ fn the_settings_file_is_checked_and_its_text_escaped() {
             false,
             "other settings (other\\u{1b}[2J)",
         ),
-        ("other\n", true, "other settings (other)"),
+        (
+            "other\n",
+            true,
+            "other settings (other); give those settings for its report",
+        ),
+        (
+            "other\n",
+            false,
+            "other settings (other); use another --out",
+        ),
         (
             "bushka atlas --plies 2\nevaluation x\x07\n",
             false,

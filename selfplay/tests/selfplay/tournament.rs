@@ -467,6 +467,10 @@ fn option_texts_read_or_are_refused_in_one_line() {
         ("elo\r0=1", "unknown key 'elo\\r0'"),
         ("elo0=x\u{2028}", "must be a number, got 'x\\u{2028}'"),
         ("elo0=5,elo1=0,alpha=0.05,beta=0.05", "elo"),
+        (
+            "elo0=0,elo1=5,alpha=0.05,beta=0.05, elo0=1",
+            "elo0= given twice",
+        ),
     ] {
         let e = Sprt::parse(bad).unwrap_err();
         assert!(e.contains(word), "{bad:?}: {e}");
@@ -500,6 +504,16 @@ fn option_texts_read_or_are_refused_in_one_line() {
         ),
     ] {
         assert_eq!(with_each(Some(each), engine).unwrap(), want, "{each}");
+    }
+    let e = with_each(Some("depth=1,tc=8,depth=2"), "name=a").unwrap_err();
+    assert_eq!(e, "depth=1,tc=8,depth=2: depth= given twice");
+    for (twice, key) in [
+        ("name=a,depth=1,depth=2", "depth"),
+        ("name=a,name=b", "name"),
+        ("name=a,kind=random, kind=material", "kind"),
+    ] {
+        let e = selfplay::spec::EngineSpec::parse(twice).unwrap_err();
+        assert_eq!(e.to_string(), format!("engine option {key}= given twice"));
     }
     let e = with_each(Some("depth"), "name=a").unwrap_err();
     assert!(e.contains("expected key=value"), "{e}");
