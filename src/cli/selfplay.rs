@@ -197,6 +197,14 @@ fn merge(m: &MergeArgs) -> Result<()> {
 
 /// `bushka selfplay`.
 pub fn selfplay(a: &SelfplayArgs) -> Result<()> {
+    // Records are written to --pdn, or beside a --data file (not a stream);
+    // the cluster writes its shards' records whatever is given.
+    let records = a.pdn.is_some() || records_beside_data(a.data.as_deref(), None).is_some();
+    if a.annotate && !records && !a.resume {
+        bail!(
+            "--annotate writes into the game records: give --pdn (or a --data file, beside which they go)"
+        );
+    }
     let mut cfg = config(a)?;
     // `--resume` reads the finished games from the PDN: a run writing data
     // only keeps its records beside the data, so that it can be resumed
@@ -302,20 +310,16 @@ pub fn config(a: &SelfplayArgs) -> Result<Config> {
             engines.len()
         );
     }
-    // Options that would do nothing are mistakes.
-    if a.anchor.is_some() && engines.len() < 3 {
+    // Options that would do nothing are mistakes (a run resumed keeps the
+    // options it was started with, which are part of its identity).
+    if a.anchor.is_some() && engines.len() < 3 && !a.resume {
         bail!(
             "--anchor is for the joint ratings of three or more engines, not {}",
             engines.len()
         );
     }
-    if a.dedup && a.data.is_none() {
+    if a.dedup && a.data.is_none() && !a.resume {
         bail!("--dedup applies to the training data: give --data too");
-    }
-    if a.annotate && a.pdn.is_none() && a.data.is_none() {
-        bail!(
-            "--annotate writes into the game records: give --pdn (or --data, beside which they go)"
-        );
     }
     let book = match (&a.openings, &a.openings_pdn) {
         (Some(p), _) => read_book(p)?,
@@ -452,13 +456,13 @@ fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
             .map_err(|e| anyhow!("--openings-pdn {}: {e}", path.display()))?;
     if book.is_empty() {
         bail!(
-            "--openings-pdn {}: no game has {plies} plies ({short} shorter)",
+            "--openings-pdn {}: no game has {plies} plies ({short} shorter or over by then)",
             path.display()
         );
     }
     if short > 0 {
         eprintln!(
-            "--openings-pdn {}: {short} game(s) shorter than {plies} plies skipped",
+            "--openings-pdn {}: {short} game(s) shorter than {plies} plies or over by then skipped",
             path.display()
         );
     }

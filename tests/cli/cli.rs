@@ -347,10 +347,10 @@ fn output_that_cannot_be_written_is_an_error() {
         (&["moves", "--help"][..], ""),
         (&["moves"][..], ""),
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            eprintln!("skipped: no /dev/full here");
+            return;
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
             .args(args)
             .stdin(Stdio::piped())

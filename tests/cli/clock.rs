@@ -211,6 +211,11 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
             vec!["--annotate"],
             "--annotate writes into the game records: give --pdn",
         ),
+        // Data into a stream keeps no records beside it.
+        (
+            vec!["--annotate", "--data", "/dev/null"],
+            "--annotate writes into the game records: give --pdn",
+        ),
         // Records with no game long enough: one line, the count of the
         // games too short in it.
         (
@@ -220,7 +225,7 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
                 "--opening-plies",
                 "1000",
             ],
-            "no game has 1000 plies (6 shorter)",
+            "no game has 1000 plies (6 shorter or over by then)",
         ),
         (
             vec!["--openings-pdn", "/nonexistent.pdn"],

@@ -407,5 +407,15 @@ fn an_unreadable_state_file_is_refused() {
         err.contains("--poll 0: expected more than 0 and at most 3600 seconds"),
         "{err}"
     );
+    // More shards than the command takes (100,000), however many games.
+    let mut args = match_args(3, 8);
+    let at = args.iter().position(|a| a == "--games").unwrap();
+    args[at + 1] = "1000000".into();
+    let o = Command::new(bin())
+        .args(cluster_args(&dir, &args, 100_001, &[]))
+        .output()
+        .unwrap();
+    let err = crate::refusal(&o);
+    assert!(err.contains("100001 is not in 1..=100000"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -124,6 +124,14 @@ pub fn build_materials(
     for &mat in materials {
         let path = opts.dir.join(mat.file_name());
         let bytes_of = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        // A table is written in place of the file found, which must be a
+        // file: a FIFO or a device would take it (or hang the build).
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            return Err(TbError::Io(
+                path.display().to_string(),
+                "not a regular file (remove it to build the table)".into(),
+            ));
+        }
         if path.exists() {
             match Table::load(&path) {
                 Ok(t) if t.material() == mat => {
@@ -148,14 +156,6 @@ pub fn build_materials(
                 }
                 Ok(_) | Err(_) => opts.report(&BuildProgress::Unusable(path.clone())),
             }
-        }
-        // Written in place of the file found, which must be a file: a FIFO
-        // or a device would take the table (or hang the build) instead.
-        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
-            return Err(TbError::Io(
-                path.display().to_string(),
-                "not a regular file (remove it to build the table)".into(),
-            ));
         }
         let start = Instant::now();
         let (data, longest) = solve(mat, &tb, opts)?;
