@@ -295,7 +295,10 @@ impl ClockStats {
     /// Adds one game: the side's clock at the end, and whether it lost on time.
     pub fn add(&mut self, clock: &GameClock, flagged: bool) {
         let allotted = clock.given(flagged).as_secs_f64();
-        let used = clock.used.as_secs_f64();
+        // To the millisecond, as the `...TimeUsed` tags keep it: a run's
+        // figures are then those of its records read back (`--resume`,
+        // `selfplay merge`, `pdn clock`).
+        let used = (clock.used.as_secs_f64() * 1000.0).round() / 1000.0;
         self.games += 1;
         self.forfeits += u64::from(flagged);
         self.used += used;
@@ -542,6 +545,15 @@ impl TimeProfile {
                 let after = left - took;
                 self.min_left = Some(self.min_left.map_or(after, |m| m.min(after)));
                 clock.used += Duration::from_secs_f64(took);
+            }
+            // The time used in all is the record's tag where it has one (the
+            // harness's own sum; each move's time is rounded in its comment).
+            if let Some(used) = rec
+                .tag(&format!("{}TimeUsed", side_name(side)))
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|u| readable_seconds(*u))
+            {
+                clock.used = Duration::from_secs_f64(used);
             }
             let flagged = rec
                 .tag("Termination")

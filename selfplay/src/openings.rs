@@ -26,20 +26,40 @@ pub fn parse_book<G: Game>(text: &str) -> Result<Vec<G>, String> {
     Ok(out)
 }
 
+/// Openings read from game records ([`book_from_pdn`]).
+#[derive(Clone, Debug)]
+pub struct PdnBook<G> {
+    /// The positions, each once, in file order.
+    pub positions: Vec<G>,
+    /// Games shorter than the plies, or over at that ply.
+    pub short: usize,
+    /// Games whose position is one an earlier game reached (a pair of
+    /// games played by the same engines often does): each position is one
+    /// opening, as two copies would count one game pair twice.
+    pub repeated: usize,
+}
+
 /// Openings from game records: the position after the first `plies` plies
-/// of each game (its `[FEN]` start or the initial position), in file order.
-/// Games that are shorter, or over at that ply, are skipped and counted; a
-/// record that does not read or replay is an error naming its game.
+/// of each game (its `[FEN]` start or the initial position), in file order,
+/// each position once. Games that are shorter, or over at that ply, are
+/// skipped and counted, and so are those that reach a position an earlier
+/// game did; a record that does not read or replay is an error naming its
+/// game.
 pub fn book_from_pdn<G: Game, R: std::io::BufRead>(
     input: R,
     plies: usize,
-) -> Result<(Vec<G>, usize), String> {
-    let (mut book, mut short) = (Vec::new(), 0);
+) -> Result<PdnBook<G>, String> {
+    let mut book = PdnBook {
+        positions: Vec::new(),
+        short: 0,
+        repeated: 0,
+    };
+    let mut seen = HashSet::new();
     for (i, rec) in crate::pdn::PdnReader::new(input).enumerate() {
         let rec = rec.map_err(|e| format!("game {}: {e}", i + 1))?;
         let mut prefix = rec.clone();
         if prefix.moves.len() < plies {
-            short += 1;
+            book.short += 1;
             continue;
         }
         // Only the opening is replayed: the result of the whole game is not
@@ -52,12 +72,16 @@ pub fn book_from_pdn<G: Game, R: std::io::BufRead>(
         // A game over at that ply (no move left, or a threefold
         // repetition) opens nothing.
         if r.outcome.is_some() {
-            short += 1;
+            book.short += 1;
             continue;
         }
-        book.push(r.end);
+        if !seen.insert(r.end.to_text()) {
+            book.repeated += 1;
+            continue;
+        }
+        book.positions.push(r.end);
     }
-    Ok((book, short))
+    Ok(book)
 }
 
 /// How a book is made.

@@ -451,10 +451,10 @@ fn read_book(path: &Path) -> Result<String> {
 fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
     let f = std::fs::File::open(path)
         .with_context(|| format!("cannot read --openings-pdn {}", path.display()))?;
-    let (book, short) =
-        selfplay::openings::book_from_pdn::<G, _>(std::io::BufReader::new(f), plies)
-            .map_err(|e| anyhow!("--openings-pdn {}: {e}", path.display()))?;
-    if book.is_empty() {
+    let book = selfplay::openings::book_from_pdn::<G, _>(std::io::BufReader::new(f), plies)
+        .map_err(|e| anyhow!("--openings-pdn {}: {e}", path.display()))?;
+    let short = book.short;
+    if book.positions.is_empty() {
         bail!(
             "--openings-pdn {}: no game has {plies} plies ({short} shorter or over by then)",
             path.display()
@@ -466,7 +466,15 @@ fn pdn_book<G: engine::Game>(path: &PathBuf, plies: usize) -> Result<String> {
             path.display()
         );
     }
+    if book.repeated > 0 {
+        eprintln!(
+            "--openings-pdn {}: {} game(s) reaching a position an earlier game reached skipped (each position is one opening)",
+            path.display(),
+            book.repeated
+        );
+    }
     Ok(book
+        .positions
         .iter()
         .map(engine::Game::to_text)
         .collect::<Vec<_>>()

@@ -108,9 +108,24 @@ fn a_game_clock_survives_resume() {
     let opening = vec![bushka::Position::start().to_text()];
     let mut cfg = config(&engines, 4, opening.clone());
     cfg.pdn = Some(pdn.clone());
+    cfg.annotate = true;
     cfg.adjudication.max_plies = 30;
     cfg.time_margin = std::time::Duration::from_millis(300);
-    run::<bushka::Position>(&cfg).unwrap();
+    let whole = run::<bushka::Position>(&cfg).unwrap();
+    // The run's clock figures are its records' (to the millisecond of the
+    // tags), as `pdn clock` reads them.
+    let mut profile = selfplay::clock::TimeProfile::default();
+    for g in read_games(&pdn) {
+        profile.add(&g);
+    }
+    let [a, b] = [0, 1].map(|i| whole.engines[i].clock.unwrap());
+    assert!(
+        (profile.used - (a.used + b.used)).abs() < 1e-9,
+        "{} vs {}",
+        profile.used,
+        a.used + b.used
+    );
+    assert!((a.used - time_used_by_a(&read_games(&pdn))).abs() < 1e-9);
     // A run killed after its first two games: the file keeps only those.
     let text = std::fs::read_to_string(&pdn).unwrap();
     let third = text.match_indices("[Event").nth(2).unwrap().0;
@@ -125,7 +140,7 @@ fn a_game_clock_survives_resume() {
     let a = s.engines[0].clock.unwrap();
     assert_eq!(a.games, 4);
     let recorded = time_used_by_a(&read_games(&pdn));
-    assert!((a.used - recorded).abs() < 0.01, "{} vs {recorded}", a.used);
+    assert!((a.used - recorded).abs() < 1e-9, "{} vs {recorded}", a.used);
     assert!(a.used > used_before);
     let mut other = config(
         &["name=a,tc=1+0.01", "name=b,kind=material,tc=0.5+0.01"],

@@ -28,8 +28,11 @@ fn specs_book<G: engine::Game>(text: &str, data: &[u8]) {
     }
     for plies in [0, 2] {
         match book_from_pdn::<G, _>(data, plies) {
-            Ok((positions, _)) => {
-                for p in positions {
+            Ok(book) => {
+                let texts: std::collections::HashSet<String> =
+                    book.positions.iter().map(engine::Game::to_text).collect();
+                assert_eq!(texts.len(), book.positions.len(), "a position twice");
+                for p in book.positions {
                     assert_eq!(G::parse_position(&p.to_text()).ok(), Some(p));
                 }
             }

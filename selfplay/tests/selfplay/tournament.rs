@@ -512,7 +512,7 @@ fn option_texts_read_or_are_refused_in_one_line() {
         ("name=a,name=b", "name"),
         ("name=a,kind=random, kind=material", "kind"),
     ] {
-        let e = selfplay::spec::EngineSpec::parse(twice).unwrap_err();
+        let e = EngineSpec::parse(twice).unwrap_err();
         assert_eq!(e.to_string(), format!("engine option {key}= given twice"));
     }
     let e = with_each(Some("depth"), "name=a").unwrap_err();
@@ -526,7 +526,7 @@ fn option_texts_read_or_are_refused_in_one_line() {
 
 /// Openings from records: the position after N plies of each game; a game
 /// shorter than that, or over at that ply (no move left), is skipped and
-/// counted.
+/// counted, and so is one that reaches a position an earlier game reached.
 #[test]
 fn openings_from_records_skip_games_over_by_then() {
     use selfplay::openings::book_from_pdn;
@@ -537,22 +537,27 @@ fn openings_from_records_skip_games_over_by_then() {
     over.moves = vec!["c3:e5".into()];
     over.result = PdnResult::WhiteWins;
     let text = over.to_pdn();
-    let read = |plies| {
-        book_from_pdn::<bashnya::Position, _>(text.as_bytes(), plies)
-            .unwrap_or_else(|e| panic!("{e}: {text}"))
+    let read = |text: &str, plies| {
+        let b = book_from_pdn::<bashnya::Position, _>(text.as_bytes(), plies)
+            .unwrap_or_else(|e| panic!("{e}: {text}"));
+        (b.positions, b.short, b.repeated)
     };
-    let (book, skipped) = read(0);
-    assert_eq!((book.len(), skipped), (1, 0));
+    let (book, skipped, repeated) = read(&text, 0);
+    assert_eq!((book.len(), skipped, repeated), (1, 0, 0));
     assert_eq!(
         book[0].to_text(),
         bashnya::Position::parse_position("W:c3=w,d4=b")
             .unwrap()
             .to_text()
     );
-    let (book, skipped) = read(1);
+    let (book, skipped, _) = read(&text, 1);
     assert_eq!((book.len(), skipped), (0, 1));
-    let (book, skipped) = read(2);
+    let (book, skipped, _) = read(&text, 2);
     assert_eq!((book.len(), skipped), (0, 1));
+    // Two games reaching one position (a pair played alike) open once.
+    let twice = format!("{text}{text}");
+    let (book, skipped, repeated) = read(&twice, 0);
+    assert_eq!((book.len(), skipped, repeated), (1, 0, 1));
 }
 
 /// Engines that have not all met get no joint ratings, and the summary says
