@@ -379,8 +379,12 @@ fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
 fn an_engine_that_complains_is_stopped_at_once() {
     let dir = temp_dir("external-complains");
     let mark = dir.join("survived");
+    // Each process notes its id and the time of its error, and of its
+    // survival: a failure says which process lived on, and for how long.
+    let errors = dir.join("errors");
     let body = hub_loop(&format!(
-        "echo 'error message=confused'; sleep 3; echo survived >> '{}'",
+        "echo \"$$ $(date +%s.%N)\" >> '{}'; echo 'error message=confused'; sleep 3; echo \"$$ $(date +%s.%N)\" >> '{}'",
+        errors.display(),
         mark.display()
     ));
     let path = script(&dir, "complains", &body);
@@ -401,10 +405,18 @@ fn an_engine_that_complains_is_stopped_at_once() {
     // the games after (stopped at once, it never does; the wait is long, as
     // a loaded machine may take a while to stop it).
     assert!(out.contains("4 games"), "{out}");
+    let ended = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs_f64();
     assert!(
         !mark.exists(),
-        "a complaining engine ran on: {}",
-        std::fs::read_to_string(&mark).unwrap_or_default()
+        "a complaining engine ran on (id and time): {}; errors (id and time): {}; run ended at {ended:.3}",
+        std::fs::read_to_string(&mark).unwrap_or_default().trim(),
+        std::fs::read_to_string(&errors)
+            .unwrap_or_default()
+            .trim()
+            .replace('\n', ", ")
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
