@@ -46,6 +46,16 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
+/// Items named in a one-line message: the first `most`, then how many more
+/// (`a, b, c, and 7 more`).
+pub fn first_named<T: std::fmt::Display>(items: &[T], most: usize) -> String {
+    let mut names: Vec<String> = items.iter().take(most).map(ToString::to_string).collect();
+    if items.len() > most {
+        names.push(format!("and {} more", items.len() - most));
+    }
+    names.join(", ")
+}
+
 /// `text` cut to `max` characters, with `...` when something was cut: how a
 /// long piece of input is quoted in a one-line message.
 pub fn cut(text: &str, max: usize) -> String {
@@ -514,6 +524,14 @@ pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_names_its_first_items_then_how_many_more() {
+        assert_eq!(first_named(&["a", "b"], 3), "a, b");
+        assert_eq!(first_named(&["a", "b", "c"], 3), "a, b, c");
+        assert_eq!(first_named(&[1, 2, 3, 4, 5], 3), "1, 2, 3, and 2 more");
+        assert_eq!(first_named::<u8>(&[], 3), "");
+    }
 
     /// A write removes the temporaries that killed writes of the same file
     /// left, once stale; a young one (another write in progress), another

@@ -132,17 +132,11 @@ impl MoveError {
     /// [`MoveError::Illegal`] for `text`, or [`MoveError::CaptureDue`]
     /// naming the legal moves `names` (at most eight, then how many more)
     /// when `capture_due`.
-    pub fn no_match(text: &str, capture_due: bool, names: Vec<String>) -> MoveError {
+    pub fn no_match(text: &str, capture_due: bool, names: &[String]) -> MoveError {
         if !capture_due || names.is_empty() {
             return MoveError::Illegal(text.to_string());
         }
-        const NAMED: usize = 8;
-        let more = names.len().saturating_sub(NAMED);
-        let mut list: Vec<String> = names.into_iter().take(NAMED).collect();
-        if more > 0 {
-            list.push(format!("{more} more"));
-        }
-        MoveError::CaptureDue(text.to_string(), list.join(", "))
+        MoveError::CaptureDue(text.to_string(), crate::files::first_named(names, 8))
     }
 }
 

@@ -179,12 +179,7 @@ pub fn check(mut parts: Vec<ShardPart>, partial: bool) -> Result<ShardSet, Strin
 /// Shards named in a message: the first ten, then how many more (a run
 /// may be cut into a million).
 pub fn shard_names(shards: &[Shard]) -> String {
-    const NAMED: usize = 10;
-    let mut names: Vec<String> = shards.iter().take(NAMED).map(ToString::to_string).collect();
-    if shards.len() > NAMED {
-        names.push(format!("and {} more", shards.len() - NAMED));
-    }
-    names.join(", ")
+    engine::files::first_named(shards, 10)
 }
 
 /// The results of one shard's games.
@@ -551,19 +546,10 @@ pub fn merge<G: Game>(
     let first = set.parts.first().ok_or("no shard summaries given")?;
     out.check(&first.run.id, &set.parts)?;
     let plan = Plan::new(&first.run.options)?;
-    // Merged data needs every shard's: refused before anything is written.
-    if out.data.is_some() {
-        if let Some(p) = set.parts.iter().find(|p| p.data.is_none()) {
-            return Err(format!(
-                "{}: shard {} wrote no --data file",
-                p.json.display(),
-                p.shard
-            ));
-        }
-    }
-    // Every shard's games and data read (and checked) before anything is
-    // written: a merge refused for a shard's fault leaves no output behind
-    // (which the next merge would take for another's).
+    // Every shard's games and data read (and checked: a shard that wrote no
+    // data too) before anything is written: a merge refused for a shard's
+    // fault leaves no output behind (which the next merge would take for
+    // another's).
     let mut results = Vec::new();
     for p in &set.parts {
         results.push(plan.read_results(p.shard, &p.pdn, true)?);

@@ -279,7 +279,7 @@ fn check_files(args: &TuneArgs) -> Result<()> {
     files.extend(args.data.iter().map(|d| ("--data", Some(d.as_path()))));
     selfplay::output::distinct_outputs(&files).map_err(anyhow::Error::msg)?;
     selfplay::output::writable_file_with_sides("--out", &args.out).map_err(anyhow::Error::msg)?;
-    selfplay::output::writable_places(&[("--plot", Some(&png))]).map_err(anyhow::Error::msg)
+    selfplay::output::writable_place("--plot", &png).map_err(anyhow::Error::msg)
 }
 
 /// The initial weights of `--init`: a binary weights file, or JSON feature

@@ -50,6 +50,12 @@ async fn new_game(app: &Arc<AppState>, game: &str, position: Option<&str>) -> Va
     v
 }
 
+/// `POST /api/watch/open` of game `index` for session `id`.
+async fn open_watched(app: &Arc<AppState>, id: &str, index: u64) -> (StatusCode, Value) {
+    let body = json!({"session": id, "index": index});
+    call(app, "POST", "/api/watch/open", Some(body)).await
+}
+
 fn error_of(v: &Value) -> &str {
     v["error"]
         .as_str()
@@ -790,25 +796,13 @@ async fn watch_reads_the_tournament_as_it_grows() {
     assert_eq!(v["summary"]["sprt"]["llr"], 0.5);
     let g = new_game(&app, "bashnya", None).await;
     let id = g["session"].as_str().unwrap();
-    let (s, v) = call(
-        &app,
-        "POST",
-        "/api/watch/open",
-        Some(json!({"session": id, "index": 2})),
-    )
-    .await;
+    let (s, v) = open_watched(&app, id, 2).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(
         (v["game"].as_str(), v["ply"].as_u64()),
         (Some("bushka"), Some(3))
     );
-    let (s, e) = call(
-        &app,
-        "POST",
-        "/api/watch/open",
-        Some(json!({"session": id, "index": 7})),
-    )
-    .await;
+    let (s, e) = open_watched(&app, id, 7).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&e).contains("no game 7"));
     // A game being written is no error, and shows once it reads.
@@ -870,13 +864,7 @@ async fn watch_reads_the_tournament_as_it_grows() {
     std::fs::remove_file(&pdn).unwrap();
     let (s, v) = call(&app, "GET", "/api/watch", None).await;
     assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{v}");
-    let (s, e) = call(
-        &app,
-        "POST",
-        "/api/watch/open",
-        Some(json!({"session": id, "index": 0})),
-    )
-    .await;
+    let (s, e) = open_watched(&app, id, 0).await;
     assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{e}");
     assert!(
         error_of(&e).starts_with("cannot read the watched file: "),
@@ -1113,13 +1101,7 @@ async fn a_watched_game_opens_for_a_session_that_ended() {
     let pdn = dir.path().join("run.pdn");
     std::fs::write(&pdn, TWO_GAMES).unwrap();
     let app = AppState::new(Some(web::watch::WatchFiles { pdn, summary: None }));
-    let (s, v) = call(
-        &app,
-        "POST",
-        "/api/watch/open",
-        Some(json!({"session": "0123456789abcdef0123456789abcdef", "index": 1})),
-    )
-    .await;
+    let (s, v) = open_watched(&app, "0123456789abcdef0123456789abcdef", 1).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let id = v["session"].as_str().unwrap();
     assert_ne!(id, "0123456789abcdef0123456789abcdef");

@@ -33,7 +33,7 @@ impl Position {
             MoveError::no_match(
                 clean,
                 legal.iter().any(Move::is_capture),
-                legal.iter().map(|m| self.move_text(m)).collect(),
+                &legal.iter().map(|m| self.move_text(m)).collect::<Vec<_>>(),
             )
         })
     }

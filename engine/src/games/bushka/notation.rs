@@ -289,7 +289,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         [] => Err(MoveError::no_match(
             text.trim(),
             crate::Game::must_capture(pos),
-            list.iter().map(|m| move_text(pos, m)).collect(),
+            &list.iter().map(|m| move_text(pos, m)).collect::<Vec<_>>(),
         )),
         [m] => Ok(*m),
         several => Err(MoveError::Ambiguous(
