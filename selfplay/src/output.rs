@@ -827,8 +827,8 @@ mod tests {
 
     #[test]
     fn recovered_data_keeps_the_first_block_of_each_finished_game() {
-        let dir = std::env::temp_dir().join(format!("bushka-recover-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let path = dir.join("run.data");
         let text = "0\tA\t0\t5\t1\n0\tB\t1\t6\t1\n0\tB2\t1\t6\t1\n\
                     1\tC\t0\t-3\t0.5\n\
@@ -849,6 +849,5 @@ mod tests {
         );
         assert_eq!(kept, 3);
         assert_eq!(seen, ["A", "B", "C"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,7 +4,7 @@ use crate::strs;
 use std::process::{Command, Output};
 
 fn bushka(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bushka"))
+    Command::new(crate::bin())
         .args(args)
         .output()
         .expect("run bushka")
@@ -284,7 +284,7 @@ fn bad_input_is_one_line_and_status_2() {
 /// typed.
 fn play(side: &str, input: &[u8]) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let mut child = Command::new(crate::bin())
         .args(["play", "--human", side, "--movetime", "20"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -351,7 +351,7 @@ fn output_that_cannot_be_written_is_an_error() {
             eprintln!("skipped: no /dev/full here");
             return;
         };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        let mut child = Command::new(crate::bin())
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::from(full))
@@ -390,7 +390,7 @@ fn closed_stdout_is_not_a_panic() {
             "--quiet",
         ][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        let mut child = Command::new(crate::bin())
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -469,8 +469,7 @@ fn tune_names_the_features_its_data_never_has() {
 
 #[test]
 fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
-    let dir = std::env::temp_dir().join(format!("bushka-cli-tune-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::temp_dir("cli-tune");
     let data = dir.join("train.data");
     let data_s = data.to_str().unwrap();
     self_play_data("bashnya", 16, &data);
@@ -819,7 +818,6 @@ fn tune_fits_self_play_data_and_resolves_capture_positions_when_asked() {
     let o = run(out_s, "1", &["--eval", "auto"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--eval auto: say what to fit"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -957,7 +955,7 @@ fn output_mistakes_are_refused_and_lose_nothing() {
             .truncate(!append)
             .open(&log)
             .unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        let o = Command::new(crate::bin())
             .args(&args)
             .stdout(out)
             .output()
@@ -979,7 +977,7 @@ fn output_mistakes_are_refused_and_lose_nothing() {
     }
     // So are the game records: the table printed after them follows them.
     let log = path("records.txt");
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args(game(&["--pdn", "/dev/stdout"]))
         .stdout(std::fs::File::create(&log).unwrap())
         .output()

@@ -1,14 +1,7 @@
 //! `bushka selfplay` on game clocks: a slow protocol engine loses on time.
 
-use std::path::PathBuf;
+use crate::temp_dir;
 use std::process::Command;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bushka-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Writes an executable script.
 fn write_script(path: &std::path::Path, text: &str) {
@@ -36,7 +29,7 @@ fn a_slow_protocol_engine_loses_on_time() {
     );
     let pdn = dir.join("slow.pdn");
     let slow = format!("name=slow,cmd={},tc=0.1", path.display());
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args([
             "selfplay",
             "--engine",
@@ -78,14 +71,10 @@ fn a_slow_protocol_engine_loses_on_time() {
     );
     // The slow side's clock is left as it was before the move it lost on.
     assert_eq!(text.matches("Clock \"0.100\"]").count(), 2, "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(args)
-        .output()
-        .unwrap();
+    let o = Command::new(crate::bin()).args(args).output().unwrap();
     (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -251,7 +240,6 @@ fn each_options_a_joint_ladder_and_the_cores_warning() {
             "{bad:?}: {err}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `bushka pdn clock` on a fixed annotated game: the forfeits, the share of
@@ -343,7 +331,6 @@ fn pdn_clock_reports_time_use_and_the_least_time_left() {
         !ok && err.lines().count() == 1 && err.contains("no game on a clock"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An engine behind a wrapper script that hangs: when it is stopped (on
@@ -364,7 +351,7 @@ fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
     )
     .unwrap();
     let hang = format!("name=hang,cmd={},movetime=100", wrap.display());
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args([
             "selfplay",
             "--engine",
@@ -395,7 +382,6 @@ fn a_hung_engine_behind_a_wrapper_is_stopped_with_its_children() {
     }
     let left: Vec<&str> = pids.lines().filter(|p| alive(p)).collect();
     assert!(left.is_empty(), "still running: {left:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The first game of a PDN text: its `[FEN]` and its moves (move numbers
@@ -425,7 +411,7 @@ fn first_game(pdn: &str) -> (String, Vec<String>) {
 fn after_plies(fen: &str, moves: &[String]) -> String {
     let mut pos = fen.to_string();
     for m in moves {
-        let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+        let o = Command::new(crate::bin())
             .args(["moves", "--position", &pos])
             .output()
             .unwrap();

@@ -24,7 +24,7 @@ impl Drop for Hub {
 
 impl Hub {
     fn start() -> Hub {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bushka"));
+        let mut cmd = Command::new(crate::bin());
         cmd.arg("hub");
         Hub::spawn(cmd)
     }

@@ -13,6 +13,59 @@ mod shard;
 mod tactics;
 mod tb;
 
+use std::ffi::OsStr;
+use std::fmt::Debug;
+use std::path::Path;
+use std::process::Command;
+
+/// The program under test.
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_bushka")
+}
+
+/// A fresh folder of one test (`bushka-NAME-` and a random part, in the
+/// system's temporary folder), removed with all in it when the test ends,
+/// passed or failed. It stands for its path (`dir.join(..)`, `&dir`).
+struct TestDir(tempfile::TempDir);
+
+impl std::ops::Deref for TestDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for TestDir {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<OsStr> for TestDir {
+    fn as_ref(&self) -> &OsStr {
+        self.0.path().as_os_str()
+    }
+}
+
+fn temp_dir(name: &str) -> TestDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("bushka-{name}-"))
+        .tempdir()
+        .unwrap();
+    TestDir(dir)
+}
+
+/// Runs the program, which must succeed; its standard output.
+fn run_ok<S: AsRef<OsStr> + Debug>(args: &[S]) -> String {
+    let o = Command::new(bin()).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// Arguments held as `String`s, as `Command::args` and the helpers take them.
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()

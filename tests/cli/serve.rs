@@ -5,7 +5,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Output, Stdio};
 
 fn bushka(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bushka"))
+    Command::new(crate::bin())
         .args(args)
         .output()
         .expect("run bushka")
@@ -23,15 +23,18 @@ impl Drop for Server {
 
 /// Starts `bushka serve` on a free port; returns it, its address and its stderr so far.
 fn start(args: &[&str]) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(["serve", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bushka serve");
+    // Held from its start: a failed look at its first line stops it too.
+    let mut server = Server(
+        Command::new(crate::bin())
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run bushka serve"),
+    );
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    BufReader::new(server.0.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
     let addr = line
@@ -39,7 +42,7 @@ fn start(args: &[&str]) -> (Server, String) {
         .and_then(|rest| rest.split('/').next())
         .unwrap_or_else(|| panic!("first line: {line}"))
         .to_string();
-    (Server(child), addr)
+    (server, addr)
 }
 
 /// One HTTP/1.1 request (`head` is its first line and any headers past

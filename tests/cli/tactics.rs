@@ -3,7 +3,7 @@
 use std::process::{Command, Output};
 
 fn bushka(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bushka"))
+    Command::new(crate::bin())
         .args(args)
         .output()
         .expect("run bushka")

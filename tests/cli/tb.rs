@@ -1,24 +1,12 @@
 //! Endgame tables through the command line: build, probe, search and adjudication.
 
+use crate::run_ok as run;
 use std::process::Command;
-
-fn run(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn three_piece_tables_drive_probe_analyze_and_selfplay() {
-    let dir = std::env::temp_dir().join(format!("bushka-tb-cli-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = crate::temp_dir("tb-cli");
+    let dir = tmp.join("tables");
     let d = dir.to_str().unwrap();
     let built = run(&["tb", "build", "--pieces", "3", "--dir", d, "--quiet"]);
     // Run again (as after a stop), every table is kept.
@@ -84,7 +72,7 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
     }
 
     // `start`, as everywhere a position is taken, is outside these tables.
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args(["tb", "probe", "--position", "start", "--dir", d])
         .output()
         .unwrap();
@@ -131,7 +119,7 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
     let wrong = dir.join("wrong");
     std::fs::create_dir(&wrong).unwrap();
     std::fs::copy(dir.join("KvM.tb"), wrong.join("KvK.tb")).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args(["tb", "stats", "--material", "KvK", "--dir"])
         .arg(&wrong)
         .output()
@@ -143,12 +131,11 @@ fn three_piece_tables_drive_probe_analyze_and_selfplay() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn tables_are_for_bushka_only() {
-    let o = Command::new(env!("CARGO_BIN_EXE_bushka"))
+    let o = Command::new(crate::bin())
         .args([
             "analyze", "--game", "bashnya", "--tb", "/tmp", "--depth", "1",
         ])

@@ -76,8 +76,8 @@ fn json_round_trip() {
 
 #[test]
 fn save_is_atomic_and_loads_back() {
-    let dir = std::env::temp_dir().join(format!("eval_weights_test_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     for kind in KINDS {
         let path = dir.join(format!("{}.json", kind.name()));
         let mut w = Weights::default_for(kind);
@@ -95,7 +95,7 @@ fn save_is_atomic_and_loads_back() {
         let e = Weights::load(other, &path).unwrap_err();
         assert!(matches!(e, WeightsError::WrongGame { .. }), "{e}");
     }
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    let left: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
     assert_eq!(left.len(), 2, "{left:?}");
     let e = Weights::load(GameKind::Bushka, &dir.join("missing.json")).unwrap_err();
     assert!(matches!(e, WeightsError::Io { .. }), "{e}");
@@ -105,7 +105,6 @@ fn save_is_atomic_and_loads_back() {
         .save(&dir.join("no/such/dir/w.json"))
         .unwrap_err();
     assert!(matches!(e, WeightsError::Io { .. }), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -13,13 +13,6 @@ fn read_games(pdn: &Path) -> Vec<GameRecord> {
         .collect()
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("bushka-clock-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// A comment `{+0.12/9 0.040s}`: score, depth and a time.
 fn well_formed(comment: &str) -> bool {
     let Some((score_depth, time)) = comment.split_once(' ') else {
@@ -44,7 +37,8 @@ fn well_formed(comment: &str) -> bool {
 
 #[test]
 fn annotated_records_on_a_clock_replay_and_read_back() {
-    let dir = temp_dir("annotate");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let pdn = dir.join("a.pdn");
     let mut cfg = config(
         &["name=a,tc=1+0.01", "name=b,kind=material,tc=1+0.01"],
@@ -83,7 +77,6 @@ fn annotated_records_on_a_clock_replay_and_read_back() {
     let a = s.engines[0].clock.unwrap();
     assert_eq!((a.games, a.forfeits), (2, 0));
     assert!(a.share() > 0.0 && a.share() < 1.0, "{}", a.share());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The time engine `a` used in these games, by their `...TimeUsed` tags.
@@ -102,7 +95,8 @@ fn time_used_by_a(games: &[GameRecord]) -> f64 {
 
 #[test]
 fn a_game_clock_survives_resume() {
-    let dir = temp_dir("resume");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let pdn = dir.join("r.pdn");
     let engines = ["name=a,tc=0.5+0.01", "name=b,kind=material,tc=0.5+0.01"];
     let opening = vec![bushka::Position::start().to_text()];
@@ -171,5 +165,4 @@ fn a_game_clock_survives_resume() {
         err.contains("has no [RunId] tag: it is not a game of run"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -44,8 +44,8 @@ fn starts<G: Game>() -> Vec<String> {
 
 #[test]
 fn a_short_match_adds_up_and_its_records_replay() {
-    let dir = std::env::temp_dir().join(format!("bushka-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let pdn = dir.join("m.pdn");
     let data = dir.join("m.data");
     let json = dir.join("m.json");
@@ -122,7 +122,6 @@ fn a_short_match_adds_up_and_its_records_replay() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(summary["games"], 8);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The engine at a few plies against the random player, 100 games.

@@ -508,8 +508,8 @@ fn tuned_weights_round_trip_through_the_file() {
     assert_eq!(out.curve.len(), 6);
     assert_eq!(out.weights.weight("man"), init.weight("man"));
     assert!(out.exercised > 0);
-    let dir = std::env::temp_dir().join(format!("tuner-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("w.json");
     out.weights.save(&path).unwrap();
     let back = Weights::load(GameKind::Bushka, &path).unwrap();
@@ -522,7 +522,6 @@ fn tuned_weights_round_trip_through_the_file() {
     let png = dir.join("w.loss.png");
     tuner::plot::draw_png(&out.curve, &png).unwrap();
     assert!(std::fs::metadata(&png).unwrap().len() > 1000);
-    let _ = std::fs::remove_dir_all(&dir);
     let names = <Position as Features>::NAMES;
     assert_eq!(back.names(), names);
 }

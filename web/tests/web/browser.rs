@@ -27,24 +27,73 @@ pub struct Browser {
     _profile: tempfile::TempDir,
 }
 
-/// Chromedriver, leader of its own process group, which holds the browser
-/// it starts. Dropped (a test's end, a panic anywhere after the start), a
-/// running driver's group is ended before the driver is reaped: until then
-/// its id cannot be taken by another process, so the group is still ours.
-struct Driver(Child);
+/// Chromedriver in a process group of its own, which holds the browser it
+/// starts, under a shell that leads the group: the shell waits for the
+/// driver, and ends the whole group when its input closes, which it does
+/// when this test process ends, however it ends (a kill, a Ctrl-C that
+/// reaches only the terminal's group). Dropped (a test's end, a panic
+/// anywhere after the start), the group is asked to end, then made to,
+/// and waited for, so that the browser has gone before its profile folder
+/// is removed.
+struct Driver {
+    shell: Child,
+    /// The shell's input, open while the test runs.
+    _input: Option<std::process::ChildStdin>,
+}
+
+impl Driver {
+    /// The driver's process group (the shell's id).
+    fn group(&self) -> String {
+        format!("-{}", self.shell.id())
+    }
+
+    /// Sends `signal` to the whole group; whether any process took it.
+    fn signal(&self, signal: &str) -> bool {
+        Command::new("kill")
+            .args([signal, "--", &self.group()])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        if let Ok(None) = self.0.try_wait() {
-            let group = format!("-{}", self.0.id());
-            let _ = Command::new("kill")
-                .args(["-TERM", "--", &group])
-                .stderr(Stdio::null())
-                .status();
-            let _ = self.0.kill();
-            let _ = self.0.wait();
+        self.signal("-TERM");
+        let t = Instant::now();
+        while self.shell.try_wait().is_ok_and(|s| s.is_none())
+            && t.elapsed() < Duration::from_secs(5)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.signal("-KILL");
+        let _ = self.shell.wait();
+        let t = Instant::now();
+        while live_in_group(self.shell.id()) && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+/// Whether a process of group `group` still runs (a zombie, which only
+/// waits to be reaped, does not count).
+fn live_in_group(group: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        std::fs::read_to_string(e.path().join("stat"))
+            .ok()
+            .and_then(|stat| {
+                // After the name: state, parent, group.
+                let rest = stat.rsplit_once(") ")?.1.to_string();
+                let mut fields = rest.split(' ');
+                let state = fields.next()?.to_string();
+                let pgrp = fields.nth(1)?.parse::<u32>().ok()?;
+                Some(pgrp == group && state != "Z")
+            })
+            .unwrap_or(false)
+    })
 }
 
 /// The browser and driver binaries, or why the test cannot run.
@@ -257,19 +306,31 @@ fn spawn_driver(bin: &str) -> (Driver, u16) {
     use std::os::unix::process::CommandExt;
     for _ in 0..5 {
         let port = free_port();
-        let mut driver = Driver(
-            Command::new(bin)
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .process_group(0)
-                .spawn()
-                .expect("chromedriver starts"),
-        );
+        let mut shell = Command::new("sh")
+            .args([
+                "-c",
+                // A list run in the background reads /dev/null unless told
+                // otherwise: the watcher is given the shell's input.
+                "exec 3<&0; \"$1\" \"--port=$2\" </dev/null & d=$!; { cat <&3 >/dev/null; kill -TERM 0; } & wait \"$d\"",
+                "sh",
+                bin,
+                &port.to_string(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let input = shell.stdin.take();
+        let mut driver = Driver {
+            shell,
+            _input: input,
+        };
         let start = Instant::now();
         let mut ended = false;
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if driver.0.try_wait().is_ok_and(|s| s.is_some()) {
+            if driver.shell.try_wait().is_ok_and(|s| s.is_some()) {
                 ended = true;
                 break;
             }
@@ -282,7 +343,7 @@ fn spawn_driver(bin: &str) -> (Driver, u16) {
         // The port answered; a driver that could not bind it (another took
         // the port first) ends soon after.
         std::thread::sleep(Duration::from_millis(300));
-        if !ended && driver.0.try_wait().is_ok_and(|s| s.is_none()) {
+        if !ended && driver.shell.try_wait().is_ok_and(|s| s.is_none()) {
             return (driver, port);
         }
         eprintln!("chromedriver ended on port {port}; trying another");
