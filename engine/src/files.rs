@@ -11,8 +11,12 @@
 //! file or the new one, never a part of either. A process killed while it
 //! writes leaves its temporary behind (hidden: `.NAME.XXXXXX.tmp` beside
 //! NAME); the first write of the same file by a later process removes such
-//! temporaries once they have not changed for [`STALE_TEMPORARY`] (a
-//! younger one may be another process's write in progress).
+//! temporaries. A write holds its temporary locked while it lasts, so one
+//! that no process holds (and that has not changed for [`UNHELD_TEMPORARY`],
+//! the moment between its making and its locking) is a killed write's; where
+//! the filesystem keeps no locks, a temporary unchanged for
+//! [`STALE_TEMPORARY`] is taken as one (a younger one may be another
+//! process's write in progress).
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
@@ -131,6 +135,9 @@ pub fn write_atomic_path(
         remove_stale_temporaries(dir, &prefix);
     }
     let mut tmp = builder.tempfile_in(dir)?;
+    // Held while the write lasts: a later process finds it is not a killed
+    // write's (where the filesystem keeps no locks, its age tells).
+    let _ = tmp.as_file().try_lock();
     write(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     // On failure the temporary is removed when `persist`'s error is dropped.
@@ -326,12 +333,30 @@ pub fn output_target(path: &Path) -> io::Result<PathBuf> {
 
 /// How long a temporary of [`write_atomic_path`] must have been left
 /// unchanged before the first write of the same file by a later process
-/// removes it (a process looks once a file).
+/// removes it, where the filesystem keeps no locks (a process looks once a
+/// file).
 pub const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
 
+/// How long a temporary that no process holds locked must have been left
+/// unchanged before it is taken as a killed write's: a write locks its
+/// temporary as soon as it has made it.
+pub const UNHELD_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Whether a process holds the file at `path` locked; `None` where the
+/// filesystem does not say (no locks kept, or it cannot be opened).
+fn held(path: &Path) -> Option<bool> {
+    let file = File::open(path).ok()?;
+    match file.try_lock() {
+        Ok(()) => Some(false),
+        Err(std::fs::TryLockError::WouldBlock) => Some(true),
+        Err(std::fs::TryLockError::Error(_)) => None,
+    }
+}
+
 /// Removes the temporaries (`{prefix}XXXXXX.tmp` in `dir`) that writes of
-/// the same file killed before their end left, once [`STALE_TEMPORARY`]
-/// old; what cannot be read or removed is left.
+/// the same file killed before their end left: those no process holds
+/// once [`UNHELD_TEMPORARY`] old, or, where locks say nothing, once
+/// [`STALE_TEMPORARY`] old; what cannot be read or removed is left.
 fn remove_stale_temporaries(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -347,13 +372,20 @@ fn remove_stale_temporaries(dir: &Path, prefix: &str) {
         if !ours {
             continue;
         }
-        let stale = entry
+        let Some(age) = entry
             .metadata()
             .ok()
             .filter(std::fs::Metadata::is_file)
             .and_then(|m| m.modified().ok())
             .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age >= STALE_TEMPORARY);
+        else {
+            continue;
+        };
+        let stale = age >= UNHELD_TEMPORARY
+            && match held(&entry.path()) {
+                Some(held) => !held,
+                None => age >= STALE_TEMPORARY,
+            };
         if stale {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -479,6 +511,35 @@ pub fn lock_exclusive(path: &Path) -> Result<File, String> {
     }
 }
 
+/// The most a run's JSON summary, a cluster's state or a problem set read
+/// whole may hold: far more than any holds, far less than the memory.
+pub const MAX_TEXT_FILE: u64 = 256 << 20;
+
+/// [`read_capped`] as text: an error for bytes that are not UTF-8, as
+/// [`std::fs::read_to_string`] gives.
+pub fn read_to_string_capped(path: &Path, max: u64) -> io::Result<String> {
+    String::from_utf8(read_capped(path, max)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// Reads a file that a run wrote (a shard's record or data) whole: a
+/// regular file only, so that an endless device named in its place is
+/// refused rather than read until the memory is gone.
+pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    std::fs::read_to_string(path)
+}
+
 /// What a terminal, a log or a page shows as a line break: an error message
 /// holds none of them (each is one line; the fuzz targets check it).
 pub const LINE_BREAKS: [char; 4] = ['\n', '\r', '\u{2028}', '\u{2029}'];
@@ -534,29 +595,53 @@ mod tests {
     }
 
     /// A write removes the temporaries that killed writes of the same file
-    /// left, once stale; a young one (another write in progress), another
-    /// file's and other names stay.
+    /// left: held by no process and a little old (an hour where locks say
+    /// nothing). One just made (being locked), one held however old
+    /// (another write in progress), another file's and other names stay.
     #[test]
-    fn a_write_removes_the_stale_temporaries_of_its_file() {
+    fn a_write_removes_the_temporaries_killed_writes_of_its_file_left() {
         let dir = tempfile::tempdir().unwrap();
-        let old = std::time::SystemTime::now() - STALE_TEMPORARY * 2;
-        let make = |name: &str, stale: bool| {
+        let now = std::time::SystemTime::now();
+        let make = |name: &str, age: std::time::Duration| {
             let path = dir.path().join(name);
             let f = File::create(&path).unwrap();
-            if stale {
-                f.set_modified(old).unwrap();
-            }
+            f.set_modified(now - age).unwrap();
             path
         };
-        let stale = make(".w.json.aB3xYz.tmp", true);
-        let young = make(".w.json.Qw12er.tmp", false);
-        let other = make(".v.json.aB3xYz.tmp", true);
-        let notes = make(".w.json.notes.tmp", true);
-        let longer = make(".w.json.bak.aB3xYz.tmp", true);
+        let minute = std::time::Duration::from_secs(60);
+        let killed = make(".w.json.aB3xYz.tmp", minute);
+        let long_dead = make(".w.json.cD4wXy.tmp", STALE_TEMPORARY * 2);
+        let just_made = make(".w.json.Qw12er.tmp", std::time::Duration::ZERO);
+        let writing = make(".w.json.Zx98yt.tmp", STALE_TEMPORARY * 2);
+        let holder = File::open(&writing).unwrap();
+        holder.try_lock().unwrap();
+        let other = make(".v.json.aB3xYz.tmp", minute);
+        let notes = make(".w.json.notes.tmp", minute);
+        let longer = make(".w.json.bak.aB3xYz.tmp", minute);
         write_atomic(&dir.path().join("w.json"), b"{}").unwrap();
-        assert!(!stale.exists());
-        assert!(young.exists() && other.exists() && notes.exists() && longer.exists());
+        assert!(!killed.exists() && !long_dead.exists());
+        for kept in [&just_made, &writing, &other, &notes, &longer] {
+            assert!(kept.exists(), "{}", kept.display());
+        }
         assert_eq!(std::fs::read(dir.path().join("w.json")).unwrap(), b"{}");
+        drop(holder);
+    }
+
+    /// A write holds its temporary locked while it lasts.
+    #[test]
+    fn a_write_holds_its_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("t.txt");
+        let mut seen = Vec::new();
+        write_atomic_with(&target, |_| {
+            for entry in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                seen.push((entry.file_name(), held(&entry.path())));
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].1, Some(true), "{seen:?}");
     }
 
     #[test]

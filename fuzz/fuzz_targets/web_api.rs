@@ -12,7 +12,8 @@
 //! what it held, empty at the start). Searches are cut to 20 ms.
 //! Checked after every request: no panic, never a 5xx, every refusal (but to
 //! HEAD, which has no body) is a JSON `{"error": "..."}` with a one-line
-//! message.
+//! message, and every game a loaded PDN could not replay is named in one
+//! line (`errors`).
 #![no_main]
 
 use axum::body::Body;
@@ -105,6 +106,11 @@ async fn check(app: &std::sync::Arc<AppState>, input: fuzz_input::Input) {
         let message = v["error"].as_str().expect("an error message");
         assert!(!message.is_empty(), "an empty error message");
         fuzz_support::assert_one_line(message);
+    } else if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&reply) {
+        // A loaded PDN names the games it could not replay, one line each.
+        for error in v["errors"].as_array().into_iter().flatten() {
+            fuzz_support::assert_one_line(error.as_str().expect("an error text"));
+        }
     }
 }
 

@@ -261,6 +261,8 @@ fn accounting_fields(job: u64, task: usize) -> Option<(String, String)> {
 
 /// The driver of one run.
 struct Driver<'a> {
+    /// `DIR/driver.lock`, held while the driver runs.
+    _lock: std::fs::File,
     cfg: &'a ClusterConfig,
     run: &'a RunInfo,
     plan: Plan,
@@ -314,9 +316,13 @@ impl<'a> Driver<'a> {
         }
         std::fs::create_dir_all(cfg.dir.join("logs"))
             .map_err(|e| format!("cannot create {}: {e}", cfg.dir.display()))?;
+        // One driver a folder: a second would submit every shard again and
+        // write the state over the first's.
+        let lock = engine::files::lock_exclusive(&cfg.dir.join("driver.lock"))?;
         let name = job_name(&run.id, &cfg.dir);
         let state = Self::load_state(cfg, run)?;
         Ok(Driver {
+            _lock: lock,
             cfg,
             run,
             plan,
@@ -336,7 +342,7 @@ impl<'a> Driver<'a> {
     /// The folder's state; refuses a folder that holds another run.
     fn load_state(cfg: &ClusterConfig, run: &RunInfo) -> Result<State, String> {
         let path = Self::state_path(cfg);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match engine::files::read_to_string_capped(&path, engine::files::MAX_TEXT_FILE) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(State::new(&run.id, cfg.shards))

@@ -49,6 +49,7 @@ impl<G: Game> ExternalPlayer<G> {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
+        end_with_this_thread(&mut command);
         let mut child = command.spawn().map_err(|e| {
             format!(
                 "engine {}: cannot start '{}': {e}",
@@ -217,6 +218,37 @@ fn read_lines(mut out: impl BufRead, tx: &SyncSender<Line>) {
         }
     }
 }
+
+/// Has the system end the engine when the thread that starts it ends, as
+/// it does when the harness is killed (a `kill PID`, a supervisor's stop,
+/// the out-of-memory killer), when no `Drop` runs: otherwise the engine
+/// would live on, searching, with no parent. A tournament's worker starts
+/// and drops its engines itself, so they never outlive it anyway. Only the
+/// engine itself is ended this way: an engine behind a wrapper script
+/// lives on unless the script `exec`s it.
+#[cfg(target_os = "linux")]
+fn end_with_this_thread(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: between fork and exec the closure makes only the system calls
+    // `prctl`, `getppid` and `_exit`, which are async-signal-safe, and
+    // allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The harness ended before the request was made: end now.
+            if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_with_this_thread(_command: &mut Command) {}
 
 /// Splits a command line on spaces, keeping double-quoted words together.
 pub fn split_command(cmd: &str) -> Vec<String> {

@@ -63,7 +63,7 @@ fn locate(recorded: &str, json: &Path) -> PathBuf {
 
 /// Reads a shard's summary.
 pub fn read_part(json: &Path) -> Result<ShardPart, String> {
-    let text = std::fs::read_to_string(json)
+    let text = engine::files::read_to_string_capped(json, engine::files::MAX_TEXT_FILE)
         .map_err(|e| format!("cannot read shard summary {}: {e}", json.display()))?;
     let SummaryRun { run } = serde_json::from_str(&text).map_err(|e| {
         let e = engine::files::quoted(&e.to_string(), 400);
@@ -331,18 +331,17 @@ impl Plan {
             out.push((*slot, result, block));
         }
         if complete && out.len() != slots.len() {
-            let lacking: Vec<String> = slots
+            let lacking: Vec<u64> = slots
                 .iter()
                 .filter(|s| !seen.contains(&s.id))
-                .take(5)
-                .map(|s| (s.id + 1).to_string())
+                .map(|s| s.id + 1)
                 .collect();
             return Err(format!(
-                "{}: shard {shard} has {} of its {} games (lacking rounds {}...)",
+                "{}: shard {shard} has {} of its {} games (lacking rounds {})",
                 origin.display(),
                 out.len(),
                 slots.len(),
-                lacking.join(", ")
+                engine::files::first_named(&lacking, 5)
             ));
         }
         Ok(out)
@@ -357,7 +356,7 @@ impl Plan {
         pdn: &Path,
         complete: bool,
     ) -> Result<ShardResults, String> {
-        let text = match std::fs::read_to_string(pdn) {
+        let text = match engine::files::read_regular_to_string(pdn) {
             Ok(t) => t,
             Err(e) if !complete && e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", pdn.display())),
@@ -481,7 +480,7 @@ impl MergeOutputs {
             .as_deref()
             .filter(|j| has_content(j))
             .map(|j| {
-                std::fs::read_to_string(j)
+                engine::files::read_to_string_capped(j, engine::files::MAX_TEXT_FILE)
                     .ok()
                     .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
                     .map(|s| s.run)
@@ -588,7 +587,7 @@ pub fn merge<G: Game>(
     }
     engine::files::write_atomic_with(&out.pdn, |w| {
         for p in &set.parts {
-            let text = std::fs::read_to_string(&p.pdn)
+            let text = engine::files::read_regular_to_string(&p.pdn)
                 .map_err(|e| io_err(format!("cannot read {}: {e}", p.pdn.display())))?;
             let games = plan
                 .games_of(p.shard, &text, &p.pdn, true)
@@ -630,7 +629,7 @@ fn data_lines<G: Game, W: Write>(plan: &Plan, set: &ShardSet, w: &mut W) -> std:
                 p.shard
             ))
         })?;
-        let text = std::fs::read_to_string(path)
+        let text = engine::files::read_regular_to_string(path)
             .map_err(|e| io_err(format!("cannot read {}: {e}", path.display())))?;
         let slots = part(&plan.all, Some(p.shard)).map_err(io_err)?;
         let ids: HashSet<u64> = slots.iter().map(|s| s.id).collect();

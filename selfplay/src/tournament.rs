@@ -715,6 +715,8 @@ where
     let slots = part(&all, cfg.shard)?;
     check_hash_total(cfg, workers(cfg, slots.len()))?;
     let mut tally = Tally::new(cfg, &all);
+    // Declared before the outputs, so dropped after them.
+    let mut made = MadeFiles::before(cfg);
     let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
         resume::<G>(cfg, slots, &mut tally, &mut outputs)?
@@ -746,7 +748,43 @@ where
     if let Some(p) = outputs.pdn.as_mut() {
         p.sync()?;
     }
-    finish(cfg, &tally, decided, outputs.run.clone())
+    let summary = finish(cfg, &tally, decided, outputs.run.clone())?;
+    made.keep();
+    Ok(summary)
+}
+
+/// The record and data files a run makes (those missing before it). A run
+/// that fails before its first game is written (an engine that cannot be
+/// started, say) removes them, still empty, rather than leave them to be
+/// found later; a run that wrote a game keeps its files for `--resume`.
+struct MadeFiles(Vec<PathBuf>);
+
+impl MadeFiles {
+    fn before(cfg: &Config) -> MadeFiles {
+        let missing = [&cfg.pdn, &cfg.data]
+            .into_iter()
+            .flatten()
+            .filter(|p| std::fs::symlink_metadata(p).is_err())
+            .cloned()
+            .collect();
+        MadeFiles(missing)
+    }
+
+    /// The run ended well: its files stay, whatever they hold.
+    fn keep(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl Drop for MadeFiles {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let empty = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0);
+            if empty {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+    }
 }
 
 /// The opening positions, each checked.

@@ -278,13 +278,29 @@ fn open_journal<G: Game>(
 /// (the same file however the command spells it), its size and a hash of
 /// its bytes (an input changed since is another input).
 fn input_key(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-    let hash = engine::zobrist::fnv1a(engine::zobrist::FNV1A_START, &bytes);
+    // A file, read in blocks: the input of games may be larger than the
+    // memory, and a pipe or a device would not read the same again.
+    let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        bail!("{}: not a regular file", path.display());
+    }
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let (mut hash, mut size) = (engine::zobrist::FNV1A_START, 0usize);
+    loop {
+        let block = std::io::BufRead::fill_buf(&mut reader)
+            .with_context(|| format!("{}", path.display()))?;
+        if block.is_empty() {
+            break;
+        }
+        hash = engine::zobrist::fnv1a(hash, block);
+        let n = block.len();
+        size += n;
+        std::io::BufRead::consume(&mut reader, n);
+    }
     let canonical = std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?;
     Ok(format!(
-        "{} ({} bytes, fnv1a {hash:016x})",
-        canonical.display(),
-        bytes.len()
+        "{} ({size} bytes, fnv1a {hash:016x})",
+        canonical.display()
     ))
 }
 
@@ -458,7 +474,7 @@ fn solve<G: EvalSource>(args: &SolveArgs) -> Result<()> {
     if args.depth == 0 || args.depth > 40 {
         bail!("--depth {}: expected 1 to 40", args.depth);
     }
-    let text = std::fs::read_to_string(&args.problems)
+    let text = engine::files::read_to_string_capped(&args.problems, engine::files::MAX_TEXT_FILE)
         .with_context(|| format!("{}", args.problems.display()))?;
     let eval = G::select_eval(None, args.eval.kind).map_err(|e| anyhow!("--eval: {e}"))?;
     let mut engine = Engine::<G>::try_new(HashSize::fixed(16), 1).map_err(|e| anyhow!(e))?;

@@ -2,17 +2,14 @@
 //! `scripts/slurm-local.sh` (started by `.ci/run`). Without Slurm the tests
 //! say why and pass, except under CI=true, where they fail.
 
-use crate::shard::{match_args, run_ok, statistics, temp_dir};
+use crate::shard::{match_args, statistics};
+use crate::{bin, run_ok, temp_dir};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_bushka")
-}
 
 /// The local cluster's configuration when it is up; otherwise the reason
 /// is printed and the test skips (or fails under CI=true).
@@ -133,7 +130,40 @@ fn a_four_shard_cluster_run_merges_into_the_unsharded_run() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("use another --dir"));
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A driver a test started and waits for. Dropped before (a failed
+/// assertion), it is killed and its jobs are cancelled, so that nothing of
+/// the test runs on in the queue or writes into its removed folder.
+struct Started {
+    child: Option<std::process::Child>,
+    conf: PathBuf,
+    /// Its jobs' name, once noted.
+    name: Option<String>,
+}
+
+impl Started {
+    /// Waits for the driver to end; its output.
+    fn output(mut self) -> std::process::Output {
+        let child = self.child.take().expect("a running driver");
+        child.wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let Some(mut child) = self.child.take() else {
+            return;
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        if let Some(name) = &self.name {
+            let _ = Command::new("scancel")
+                .arg(format!("--name={name}"))
+                .env("SLURM_CONF", &self.conf)
+                .status();
+        }
+    }
 }
 
 /// The driver's notes, line by line, as it runs.
@@ -169,12 +199,17 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
     let dir = temp_dir("cluster-kill");
     let args = depth3_match_args(5, 32);
     unsharded(&dir, &args);
-    let mut child = cluster_cmd(&conf, &cluster_args(&dir, &args, 2, &[]))
+    let child = cluster_cmd(&conf, &cluster_args(&dir, &args, 2, &[]))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let rx = notes(&mut child);
+    let mut driver = Started {
+        child: Some(child),
+        conf: conf.clone(),
+        name: None,
+    };
+    let rx = notes(driver.child.as_mut().unwrap());
     let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
     let name = first
         .split('(')
@@ -182,6 +217,7 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
         .and_then(|t| t.strip_suffix(')'))
         .unwrap_or_else(|| panic!("no job name in '{first}'"))
         .to_string();
+    driver.name = Some(name.clone());
     // Shard 2's job is found in the queue first, so that the cancel follows
     // its first finished game at once: a shard of depth-3 games ends within
     // a second, and a queue query between the game and the cancel could
@@ -220,7 +256,7 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
         "shard 2 ended too soon to kill"
     );
     assert!(status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = driver.output();
     // Every line: the reader ends when the exited run's stderr closes.
     let err: Vec<String> = rx.iter().collect();
     assert!(
@@ -238,7 +274,6 @@ fn a_shard_killed_by_scancel_is_resubmitted_and_nothing_changes() {
     assert!(summary.contains("1 resubmission"), "{summary}");
     assert!(killed_at < 16, "shard 2 finished before the kill");
     assert_same_as_unsharded(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Test (4): an SPRT run stops by itself after a wave and cancels the shards
@@ -285,8 +320,18 @@ fn an_sprt_run_stops_by_itself_and_cancels_pending_shards() {
         merged["run"]["merged"].as_array().unwrap().len() as u64,
         games / 8
     );
-    // Nothing of the run is left in the queue.
-    let name_part = "bushka-";
+    // Nothing of the run is left in the queue: its jobs' name, as the driver
+    // noted it, is the run's id and its folder's (another run of this test
+    // at the same time has the same id but another folder).
+    let name = err
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("submitted shards ")
+                .and_then(|rest| rest.rsplit_once(" ("))
+                .and_then(|(_, name)| name.strip_suffix(')'))
+        })
+        .unwrap_or_else(|| panic!("no job name noted: {err}"))
+        .to_string();
     let t = Instant::now();
     loop {
         let q = Command::new("squeue")
@@ -296,11 +341,7 @@ fn an_sprt_run_stops_by_itself_and_cancels_pending_shards() {
             .unwrap();
         let left: Vec<String> = String::from_utf8_lossy(&q.stdout)
             .lines()
-            .filter(|l| l.starts_with(name_part) && !l.ends_with("COMPLETING"))
-            .filter(|l| {
-                let run = merged["run"]["id"].as_str().unwrap();
-                l.contains(&run[..8])
-            })
+            .filter(|l| l.starts_with(&format!("{name}|")) && !l.ends_with("COMPLETING"))
             .map(String::from)
             .collect();
         if left.is_empty() {
@@ -312,7 +353,6 @@ fn an_sprt_run_stops_by_itself_and_cancels_pending_shards() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A driver killed mid-run and started again keeps the finished shards,
@@ -333,6 +373,13 @@ fn a_restarted_driver_submits_only_what_is_missing() {
     while !dir.join("run").join("shard-1.json").exists() && t.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(5));
     }
+    // A second driver on the folder while the first runs is refused.
+    let second = cluster_cmd(&conf, &run).output().unwrap();
+    let err = crate::refusal(&second);
+    assert!(
+        err.contains("driver.lock is being written by another process"),
+        "{err}"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(
@@ -348,7 +395,6 @@ fn a_restarted_driver_submits_only_what_is_missing() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("0 resubmission(s)"));
     assert_same_as_unsharded(&dir);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A binary built for a newer processor than the node's names what the node
@@ -417,5 +463,4 @@ fn an_unreadable_state_file_is_refused() {
         .unwrap();
     let err = crate::refusal(&o);
     assert!(err.contains("100001 is not in 1..=100000"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

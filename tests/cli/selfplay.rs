@@ -1,30 +1,9 @@
 //! `bushka selfplay` as a user runs it: files, resume after a kill, external engines.
 
-use crate::{refusal, strs};
-use std::path::{Path, PathBuf};
+use crate::{bin, refusal, run_ok, strs, temp_dir};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_bushka")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bushka-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run_ok(args: &[&str]) -> String {
-    let o = Command::new(bin()).args(args).output().unwrap();
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// Games of a PDN file by round: (white, black, result, moves).
 fn games(pdn: &Path) -> std::collections::BTreeMap<u64, String> {
@@ -83,7 +62,6 @@ fn a_resumed_run_deduplicates_against_the_data_written_before() {
     .unwrap();
     let book = book.display().to_string();
     killed_run_resumes_as_if_never_killed("resume-dedup", &["--dedup", "--openings", &book]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs the match whole, then again killed after a few games and resumed;
@@ -170,7 +148,6 @@ fn killed_run_resumes_as_if_never_killed(name: &str, extra: &[&str]) {
         );
     }
     run_ok(&["pdn", "check", pdn.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn games_written(pdn: &Path) -> usize {
@@ -209,7 +186,6 @@ fn the_default_match_needs_nothing_prepared() {
             "{spec}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The command loop of a program speaking just enough of the Hub protocol
@@ -230,6 +206,65 @@ fn script(dir: &Path, name: &str, body: &str) -> String {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     p.display().to_string()
+}
+
+/// The processes `pid` started (its threads' children).
+fn children(pid: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// Whether `pid` is a live process (not gone, not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit_once(") ").map(|(_, rest)| rest.starts_with('Z')))
+        .is_some_and(|zombie| !zombie)
+}
+
+/// A harness killed outright (no `Drop` runs) takes its external engine
+/// with it, even one in the middle of a minute's search, which it would
+/// otherwise finish with no parent.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_ends_with_a_killed_harness() {
+    let ext = format!("name=ext,cmd=\"{} hub\",movetime=60000", bin());
+    let mut harness = Command::new(bin())
+        .args(["selfplay", "--engine", &ext, "--engine", "name=int,depth=1"])
+        .args(["--games", "2", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let engine = loop {
+        if let Some(&e) = children(harness.id()).first() {
+            break e;
+        }
+        assert!(t.elapsed() < Duration::from_secs(20), "no engine started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Past the greeting and the other engine's first move: searching.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(alive(engine), "the engine ended on its own");
+    harness.kill().unwrap();
+    harness.wait().unwrap();
+    let t = Instant::now();
+    while alive(engine) {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "engine {engine} lives on after its harness was killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
@@ -302,7 +337,6 @@ fn external_engines_play_and_misbehaving_ones_forfeit() {
     assert!(longest < 400, "a record line of {longest} bytes");
     assert!(text.contains("xxx...\""), "{text}");
     run_ok(&["pdn", "check", long.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An external engine is told every limit of its description together, as
@@ -369,7 +403,6 @@ fn an_external_engine_gets_every_limit_and_a_ping_after_new_game() {
     for note in notes {
         assert!(note.contains("/1 "), "a move not at depth 1: {{{note}}}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An engine that answers `go` with an `error` line forfeits and is stopped
@@ -418,7 +451,6 @@ fn an_engine_that_complains_is_stopped_at_once() {
             .trim()
             .replace('\n', ", ")
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A game that cannot be played (an engine that cannot be started again)
@@ -465,7 +497,6 @@ fn games_finished_after_a_failed_restart_are_kept() {
     for game in kept.values() {
         assert!(game.contains("engine failure"), "{game}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A program that greets, then says nothing: it forfeits on time, which
@@ -476,7 +507,6 @@ fn games_finished_after_a_failed_restart_are_kept() {
 fn a_silent_external_engine_forfeits_on_time() {
     let dir = temp_dir("external-silent");
     misbehaving_engine_forfeits(&dir, "silent", "sleep 30", "movetime=50", "time forfeit");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Four games against a program that greets, then answers `go` with `act`,
@@ -518,6 +548,43 @@ fn misbehaving_engine_forfeits(
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(text.matches(reason).count(), 4, "{name}: {text}");
     std::fs::read_to_string(&starts).unwrap().lines().count()
+}
+
+/// An engine that cannot be started ends the run before its first game:
+/// one line naming the engine and its command, and the record and data
+/// files the run made are not left behind, empty; files that were there
+/// before (a FIFO, an empty file) are left as they were.
+#[test]
+fn an_engine_that_cannot_start_leaves_no_files() {
+    let dir = temp_dir("cannot-start");
+    let (pdn, data) = (dir.join("p.pdn"), dir.join("p.data"));
+    let missing = dir.join("no-such-engine");
+    let spec = format!("name=gone,cmd={},depth=1", missing.display());
+    let args = |pdn: &Path, data: &Path| {
+        let mut a: Vec<String> = ["selfplay", "--engine", &spec, "--engine", "name=b,depth=1"]
+            .map(String::from)
+            .to_vec();
+        a.extend(["--games", "2", "--quiet", "--pdn"].map(String::from));
+        a.push(pdn.display().to_string());
+        a.push("--data".into());
+        a.push(data.display().to_string());
+        a
+    };
+    let o = Command::new(bin())
+        .args(args(&pdn, &data))
+        .output()
+        .unwrap();
+    let err = refusal(&o);
+    assert!(err.contains("engine gone: cannot start"), "{err}");
+    assert!(!pdn.exists() && !data.exists(), "{err}");
+    // A file that was there, empty, stays.
+    std::fs::write(&pdn, "").unwrap();
+    let o = Command::new(bin())
+        .args(args(&pdn, &data))
+        .output()
+        .unwrap();
+    refusal(&o);
+    assert!(pdn.exists() && !data.exists());
 }
 
 /// A move not made (here an illegal answer, given at once) forfeits the
@@ -571,7 +638,6 @@ fn a_forfeited_move_earns_no_increment() {
     let (again, used_again) = given(&json);
     assert_eq!(again, allotted);
     assert!((used_again - used).abs() < 0.002, "{used_again} vs {used}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A run given `--data` without `--pdn` keeps its records in DATA.pdn, so
@@ -600,7 +666,6 @@ fn a_run_writing_data_only_can_be_resumed() {
     let out = run_ok(&strs(&args));
     assert!(out.contains("24 games: 24 resumed, 0 played"), "{out}");
     assert_eq!(std::fs::read_to_string(&data).unwrap(), lines);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// On a clock the harness waits for all the time a side has left, not for
@@ -629,7 +694,6 @@ fn on_a_clock_the_harness_waits_for_the_whole_clock() {
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(text.matches("illegal move d23").count(), 2, "{text}");
     assert!(!text.contains("time forfeit"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Win adjudication needs both engines' scores: a random player gives none,
@@ -671,7 +735,6 @@ fn win_adjudication_needs_both_engines_scores() {
     for pdn in [&lone, &both] {
         run_ok(&["pdn", "check", pdn.to_str().unwrap()]);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A run whose SPRT decided plays nothing more when resumed: the same
@@ -736,7 +799,6 @@ fn a_decided_run_resumed_plays_no_more_games() {
         err.contains("--sprt is for a match of two engines, not 3"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A run's id covers what each engine evaluates with, not only the name of
@@ -801,7 +863,6 @@ fn a_resume_after_the_weights_changed_is_refused() {
     std::fs::write(&pdn, &kept).unwrap();
     let out = run_ok(&strs(&args));
     assert!(out.contains("2 games: 2 resumed, 0 played"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A run too large to be allowed (here 4 engines at 10,000,000 games a
@@ -859,7 +920,6 @@ fn a_resume_that_adds_data_is_refused() {
         "{err}"
     );
     assert!(!data.exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Data written to a device (or a pipe) is not synced (it cannot be): the
@@ -886,5 +946,4 @@ fn data_to_a_device_is_written_without_a_sync() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("/dev/null is not a regular file"), "{err}");
     assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,32 +1,12 @@
 //! `bushka selfplay --shard K/N` and `bushka selfplay merge`: the shards of a
 //! run merge into exactly the unsharded run's files and statistics.
 
+use crate::{bin, run_ok, temp_dir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_bushka")
-}
-
-pub(crate) fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bushka-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-pub(crate) fn run_ok(args: &[String]) -> String {
-    let o = Command::new(bin()).args(args).output().unwrap();
-    assert!(
-        o.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn run_err(args: &[String]) -> String {
+pub(crate) fn run_err(args: &[String]) -> String {
     crate::refusal(&Command::new(bin()).args(args).output().unwrap())
 }
 
@@ -193,7 +173,6 @@ fn four_shards_merge(dedup: bool) {
             let err = run_err(&merge(&dir, "again", &shards));
             assert!(err.contains(&format!("no data for game {first}")), "{err}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -304,7 +283,6 @@ fn merge_refuses_mixed_runs_and_names_missing_and_repeated_shards() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.ends_with("error: no openings\n"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every shard's PDN, and the unsharded run's, hold the run's games: a merge
@@ -366,7 +344,6 @@ fn a_merge_never_writes_over_a_shard_or_the_unsharded_run() {
     run_ok(&onto("m.pdn", "m.json"));
     run_ok(&merge(&dir, "all", &[s1, s2]));
     assert_eq!(statistics(&dir.join("all.json")), statistics(&full));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An SPRT bound that is not a short decimal (Python's `1 - 0.95`) is read
@@ -381,7 +358,6 @@ fn an_sprt_bound_of_many_digits_merges() {
     let s1 = play(&dir, "s1", &args, &["--shard", "1/1"]);
     let out = run_ok(&merge(&dir, "m", &[s1]));
     assert!(out.contains("2 games from 1 shard(s)"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A file name that is not UTF-8 is no panic: the merge records its command
@@ -422,7 +398,6 @@ fn a_file_name_that_is_not_utf8_is_no_panic() {
         run["pdn"].as_str().unwrap().ends_with("/m\u{FFFD}.pdn"),
         "{run}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -513,6 +488,24 @@ fn bad_shards_are_refused_in_one_line() {
     std::fs::write(&data, &whole_data).unwrap();
     run_ok(&no_json);
     assert!(dir.join("cut.pdn").exists() && dir.join("cut.data").exists());
+    // A shard's record that lost its last game names the rounds it lacks;
+    // one that is not a file (a pipe, which would never end) is refused.
+    let record = dir.join("cut1.pdn");
+    let whole_record = std::fs::read_to_string(&record).unwrap();
+    let last = whole_record.rfind("[Event ").unwrap();
+    std::fs::write(&record, &whole_record[..last]).unwrap();
+    let err = run_err(&merge(&dir, "short", &cut));
+    assert!(
+        err.contains("shard 1/2 has 1 of its 2 games (lacking rounds 2)"),
+        "{err}"
+    );
+    std::fs::remove_file(&record).unwrap();
+    let made = Command::new("mkfifo").arg(&record).status().unwrap();
+    assert!(made.success());
+    let err = run_err(&merge(&dir, "pipe", &cut));
+    assert!(err.contains("cut1.pdn: not a regular file"), "{err}");
+    std::fs::remove_file(&record).unwrap();
+    std::fs::write(&record, &whole_record).unwrap();
     // A summary that is not a shard's, and a file that is not a summary.
     let whole = play(&dir, "whole", &match_args(1, 2), &[]);
     let err = run_err(&merge(&dir, "m", &[whole]));
@@ -521,7 +514,6 @@ fn bad_shards_are_refused_in_one_line() {
     std::fs::write(&junk, "{\"games\": 1}").unwrap();
     let err = run_err(&merge(&dir, "m", &[junk]));
     assert!(err.contains("not a selfplay summary"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Shards on a clock merge with their time use: the merged summary's clock
@@ -584,5 +576,4 @@ fn clocked_shards_merge_with_their_time_use() {
             "max_share: {merged}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

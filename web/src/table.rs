@@ -447,7 +447,7 @@ pub fn table_of_record(rec: &PdnRecord) -> Result<Box<dyn Table>, ApiError> {
         rec.game_kind().ok_or_else(|| {
             ApiError::bad(format!(
                 "PDN game type '{}' is not bushka or bashnya",
-                rec.game_type
+                engine::files::quoted(&rec.game_type, 40)
             ))
         })?
     };

@@ -699,6 +699,22 @@ async fn pdn_loads_opens_and_exports() {
     assert_eq!(v["opened"], 1);
     let first = v["errors"][0].as_str().unwrap();
     assert!(first.starts_with("game 1: PDN game: ply 3 (e7x4)"), "{v}");
+    // A game of an unknown type is named in one short line, its type quoted
+    // (escaped and cut), and the next game opens.
+    let odd_type = format!(
+        "[GameType \"x\u{2028}{}\"]\n\n*\n\n{TWO_GAMES}",
+        "y".repeat(500)
+    );
+    let (s, v) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": odd_type}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["opened"], 1, "{v}");
+    let first = v["errors"][0].as_str().unwrap();
+    assert!(
+        first.starts_with("game 1: PDN game type 'x\\u{2028}yyy"),
+        "{first}"
+    );
+    assert!(first.len() < 120, "{first}");
+    assert!(!first.contains(engine::files::LINE_BREAKS), "{first}");
     // When no game can be replayed, the first reason is given.
     let only_bad = &bad[..bad.find("[Event \"t\"]\n[White \"beta\"]").unwrap()];
     let (s, e) = call(&app, "POST", "/api/pdn", Some(json!({"pdn": only_bad}))).await;
