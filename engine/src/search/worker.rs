@@ -88,6 +88,55 @@ fn from_tt(score: i16, ply: usize) -> i32 {
     }
 }
 
+/// A cut-off by the table at a null-window node below the root: an entry
+/// searched at least as deep whose bound settles the window.
+#[inline(always)]
+fn table_cutoff(hit: Option<Hit>, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let h = hit?;
+    let s = from_tt(h.score, ply);
+    let cut = h.depth as i32 >= depth
+        && match h.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+    cut.then_some(s)
+}
+
+/// The move's index in its list, from its ordering key.
+#[inline(always)]
+fn index_of(key: i64) -> usize {
+    0xFFFF - (key & 0xFFFF) as usize
+}
+
+/// The best move not yet searched: a maximum over every key (a branch-free
+/// loop the compiler vectorises); a taken move's key is set below every
+/// other. The keys do not change while the moves are searched, so the next
+/// move is known before this one's search.
+#[inline(always)]
+fn take_best(keys: &mut [i64]) -> i64 {
+    let top = keys.iter().copied().fold(TAKEN, i64::max);
+    keys[index_of(top)] = TAKEN;
+    top
+}
+
+/// Plies a late move (the `n`th searched, with ordering key `top`) is
+/// searched shallower first: late quiet moves one, very late ones in deep
+/// nodes two; captures and moves the ordering rates (the table's, killers)
+/// none.
+#[inline(always)]
+fn reduction<G: Game>(depth: i32, n: usize, mv: &G::Move, top: i64) -> i32 {
+    let reduce =
+        depth >= 3 && n >= 3 && !G::is_capture(mv) && (top >> 16) < ordering::PLAIN_LIMIT as i64;
+    if !reduce {
+        0
+    } else if n >= 8 && depth >= 6 {
+        2
+    } else {
+        1
+    }
+}
+
 impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
     pub(super) fn new(
         id: usize,
@@ -323,34 +372,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
-            if self.repeated() {
-                return 0;
+            if let Some(score) = self.known_score(pos, &mut alpha, beta, ply) {
+                return score;
             }
-            if let Some(exact) = self.shared.oracle.and_then(|o| o.probe(pos)) {
-                return match exact {
-                    Exact::Win(d) => MATE - ply as i32 - d as i32,
-                    Exact::Loss(d) => -MATE + ply as i32 + d as i32,
-                    Exact::Draw => 0,
-                };
-            }
-            // No score can beat a win found already nearer the root.
-            let (a, b) = (
-                alpha.max(-MATE + ply as i32),
-                beta.min(MATE - ply as i32 - 1),
-            );
-            if a >= b {
-                return a;
-            }
-            alpha = a;
         }
-        // A quiet leaf is scored without generating its moves; so is a
-        // position at the end of the capture lines quiescence may follow.
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            match pos.quiet_moves_exist() {
-                Some(false) => return -MATE + ply as i32,
-                Some(true) => return self.evaluate(pos, key),
-                None if depth <= -QUIESCENCE_PLIES => return self.evaluate(pos, key),
-                None => {}
+            if let Some(score) = self.leaf_score(pos, key, depth, ply) {
+                return score;
             }
         }
         let pv_node = beta - alpha > 1;
@@ -361,17 +389,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         } else {
             None
         };
-        if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
-            if ply > 0 && !pv_node && h.depth as i32 >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        if ply > 0 && !pv_node {
+            if let Some(score) = table_cutoff(hit, depth, alpha, beta, ply) {
+                return score;
             }
         }
         let mut list = MoveList::new();
@@ -409,33 +429,12 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             c
         };
         let made_first = tt_index.filter(|_| fetch).map(|i| (i, make_and_fetch(i)));
-        // Ordering keys, one per move in list order: the move's score above
-        // its index counted down, so that the largest key is the best move
-        // and, among equal scores, the one listed first.
-        let mut key_store: MoveList<i64> = MoveList::new();
-        for (i, m) in list.iter().enumerate() {
-            let score = if tt_index == Some(i) {
-                ordering::TT_MOVE
-            } else {
-                self.ordering.score(pos, m, ply)
-            };
-            key_store.push(((score as i64) << 16) | (0xFFFF - i) as i64);
-        }
+        let mut key_store = self.ordering_keys(pos, list, tt_index, ply);
         let keys: &mut [i64] = &mut key_store;
-        let index_of = |key: i64| 0xFFFF - (key & 0xFFFF) as usize;
 
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = 0;
-        // The best move not yet searched: a maximum over every key (a
-        // branch-free loop the compiler vectorises); a taken move's key is
-        // set below every other. The keys do not change while the moves are
-        // searched, so the next move is known before this one's search.
-        let take = |keys: &mut [i64]| {
-            let top = keys.iter().copied().fold(TAKEN, i64::max);
-            keys[index_of(top)] = TAKEN;
-            top
-        };
         let mut ahead: Option<(i64, G)> = made_first.map(|(i, c)| {
             let top = keys[i];
             keys[i] = TAKEN;
@@ -443,50 +442,23 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         });
         for n in 0..keys.len() {
             let (top, child) = ahead.take().unwrap_or_else(|| {
-                let top = take(keys);
+                let top = take_best(keys);
                 (top, pos.play(&list[index_of(top)]))
             });
             if fetch && n + 1 < keys.len() {
-                let next = take(keys);
+                let next = take_best(keys);
                 ahead = Some((next, make_and_fetch(index_of(next))));
             }
             let idx = index_of(top);
             let mv = list[idx];
-            let rev = if pos.is_irreversible(&mv, &child) {
-                0
-            } else {
-                self.reversible[self.path.len() - 1] + 1
-            };
-            self.path.push(<G as Game>::hash(&child));
-            self.reversible.push(rev);
-            let score = if n == 0 {
-                -self.search(&child, -beta, -alpha, child_depth, ply + 1)
-            } else {
-                // Late quiet moves are searched a ply shallower first, and
-                // again at full depth only when they beat alpha.
-                let reduce = depth >= 3
-                    && n >= 3
-                    && !G::is_capture(&mv)
-                    && (top >> 16) < ordering::PLAIN_LIMIT as i64;
-                let r = if !reduce {
-                    0
-                } else if n >= 8 && depth >= 6 {
-                    2
+            let score = self.on_path(pos, &mv, &child, |w| {
+                if n == 0 {
+                    -w.search(&child, -beta, -alpha, child_depth, ply + 1)
                 } else {
-                    1
-                };
-                let mut s = -self.search(&child, -alpha - 1, -alpha, child_depth - r, ply + 1);
-                if r > 0 && s > alpha {
-                    s = -self.search(&child, -alpha - 1, -alpha, child_depth, ply + 1);
+                    let r = reduction::<G>(depth, n, &mv, top);
+                    w.search_late(&child, alpha, beta, child_depth, r, ply)
                 }
-                if s > alpha && s < beta {
-                    -self.search(&child, -beta, -alpha, child_depth, ply + 1)
-                } else {
-                    s
-                }
-            };
-            self.path.pop();
-            self.reversible.pop();
+            });
             if self.stopped {
                 return 0;
             }
@@ -496,12 +468,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        // Only principal-variation nodes build a variation:
-                        // a null-window node's line is never reported.
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(mv);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.extend_pv(ply, mv);
                     }
                     if score >= beta {
                         // Every move searched before this one (in any order:
@@ -519,27 +486,163 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             }
         }
         if tabled {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            // The stored move is an index into this node's legal list; a
-            // later probe takes it only when it is inside that list.
             debug_assert!(best_index < list.len() && list.len() <= u16::MAX as usize);
-            self.shared.tt.store(
-                key,
-                Hit {
-                    move_index: Some(best_index as u16),
-                    score: to_tt(best, ply),
-                    depth: depth.clamp(0, 255) as u8,
-                    bound,
-                },
-            );
+            self.store(key, best, (alpha0, beta), best_index, depth, ply);
         }
         best
+    }
+
+    /// `search` with `child` (made by `mv` from `pos`) on the path, for
+    /// the repetitions below it.
+    #[inline(always)]
+    fn on_path(
+        &mut self,
+        pos: &G,
+        mv: &G::Move,
+        child: &G,
+        search: impl FnOnce(&mut Self) -> i32,
+    ) -> i32 {
+        let rev = if pos.is_irreversible(mv, child) {
+            0
+        } else {
+            self.reversible[self.path.len() - 1] + 1
+        };
+        self.path.push(<G as Game>::hash(child));
+        self.reversible.push(rev);
+        let score = search(self);
+        self.path.pop();
+        self.reversible.pop();
+        score
+    }
+
+    /// The score of a node below the root known without a search (a
+    /// repetition, an endgame table's verdict), or a window narrowed by the
+    /// distance to a win (no score can beat a win found already nearer the
+    /// root) that leaves nothing to search.
+    #[inline(always)]
+    fn known_score(&mut self, pos: &G, alpha: &mut i32, beta: i32, ply: usize) -> Option<i32> {
+        if self.repeated() {
+            return Some(0);
+        }
+        if let Some(exact) = self.shared.oracle.and_then(|o| o.probe(pos)) {
+            return Some(match exact {
+                Exact::Win(d) => MATE - ply as i32 - d as i32,
+                Exact::Loss(d) => -MATE + ply as i32 + d as i32,
+                Exact::Draw => 0,
+            });
+        }
+        let (a, b) = (
+            (*alpha).max(-MATE + ply as i32),
+            beta.min(MATE - ply as i32 - 1),
+        );
+        if a >= b {
+            return Some(a);
+        }
+        *alpha = a;
+        None
+    }
+
+    /// At the horizon (or the ply limit): a quiet leaf is scored without
+    /// generating its moves; so is a position at the end of the capture
+    /// lines quiescence may follow. `None` when its captures are searched.
+    #[inline(always)]
+    fn leaf_score(&mut self, pos: &G, key: u64, depth: i32, ply: usize) -> Option<i32> {
+        match pos.quiet_moves_exist() {
+            Some(false) => Some(-MATE + ply as i32),
+            Some(true) => Some(self.evaluate(pos, key)),
+            None if depth <= -QUIESCENCE_PLIES => Some(self.evaluate(pos, key)),
+            None => None,
+        }
+    }
+
+    /// Ordering keys, one per move in list order: the move's score above
+    /// its index counted down, so that the largest key is the best move
+    /// and, among equal scores, the one listed first (the table's move
+    /// above all).
+    #[inline(always)]
+    fn ordering_keys(
+        &self,
+        pos: &G,
+        list: &[G::Move],
+        tt_index: Option<usize>,
+        ply: usize,
+    ) -> MoveList<i64> {
+        let mut keys: MoveList<i64> = MoveList::new();
+        for (i, m) in list.iter().enumerate() {
+            let score = if tt_index == Some(i) {
+                ordering::TT_MOVE
+            } else {
+                self.ordering.score(pos, m, ply)
+            };
+            keys.push(((score as i64) << 16) | (0xFFFF - i) as i64);
+        }
+        keys
+    }
+
+    /// A move after the first: a null window, a ply shallower first when it
+    /// is reduced (searched again at full depth only when it beats alpha),
+    /// and the full window again when it lands inside it.
+    #[inline(always)]
+    fn search_late(
+        &mut self,
+        child: &G,
+        alpha: i32,
+        beta: i32,
+        child_depth: i32,
+        r: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut s = -self.search(child, -alpha - 1, -alpha, child_depth - r, ply + 1);
+        if r > 0 && s > alpha {
+            s = -self.search(child, -alpha - 1, -alpha, child_depth, ply + 1);
+        }
+        if s > alpha && s < beta {
+            -self.search(child, -beta, -alpha, child_depth, ply + 1)
+        } else {
+            s
+        }
+    }
+
+    /// The variation of `ply`: `mv`, then the child's. Only
+    /// principal-variation nodes build one: a null-window node's line is
+    /// never reported.
+    #[inline(always)]
+    fn extend_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// Stores a node's result: its bound against the window it was searched
+    /// with, and its best move as an index into its legal list (a later
+    /// probe takes it only when it is inside that list).
+    #[inline(always)]
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        (alpha0, beta): (i32, i32),
+        best_index: usize,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Hit {
+                move_index: Some(best_index as u16),
+                score: to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
     }
 }
 

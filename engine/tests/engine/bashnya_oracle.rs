@@ -156,13 +156,15 @@ fn fast_generator_matches_oracle_in_many_games() {
 
 #[test]
 fn oracle_agrees_with_reference_perft() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bashnya.txt");
-    let text = std::fs::read_to_string(file).unwrap();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let (depth, nodes): (u32, u64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
-        if nodes <= 10_000 {
-            assert_eq!(bashnya_oracle::perft(f[0], depth), nodes, "{line}");
+    for line in crate::support::perft_suite::lines("bashnya") {
+        if line.nodes <= 10_000 {
+            assert_eq!(
+                bashnya_oracle::perft(&line.text, line.depth),
+                line.nodes,
+                "{} depth {}",
+                line.text,
+                line.depth
+            );
         }
     }
 }

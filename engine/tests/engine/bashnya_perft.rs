@@ -7,54 +7,27 @@ use engine::bashnya::Position;
 use engine::perft::{perft, perft_parallel, walk};
 use engine::Game;
 
-/// Lines with more expected nodes than this run only in the ignored test.
-const QUICK_CAP: u64 = 2_000_000;
-
-const PERFT_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bashnya.txt");
+use crate::support::perft_suite::{self, QUICK_CAP};
 
 /// `(position, depth, nodes)` for every line of the reference file.
 fn cases() -> Vec<(String, u32, u64)> {
-    let text = std::fs::read_to_string(PERFT_FILE).expect("perft file is readable");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 3, "bad perft line: {l}");
-            (
-                f[0].to_string(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-            )
-        })
+    perft_suite::lines("bashnya")
+        .into_iter()
+        .map(|l| (l.text, l.depth, l.nodes))
         .collect()
-}
-
-/// Checks the reference lines with `min_nodes..=max_nodes` nodes; returns how many.
-fn check(max_nodes: Option<u64>, min_nodes: u64) -> usize {
-    let mut checked = 0;
-    for (fen, depth, nodes) in cases() {
-        if nodes < min_nodes || max_nodes.is_some_and(|m| nodes > m) {
-            continue;
-        }
-        let pos = Position::parse_position(&fen).unwrap();
-        assert_eq!(pos.to_text(), fen, "position text round trip");
-        assert_eq!(perft(&pos, depth), nodes, "{fen} depth {depth}");
-        checked += 1;
-    }
-    checked
 }
 
 #[test]
 fn reference_perft_quick() {
     // Every line of the file is below the cap today.
     assert_eq!(cases().len(), 35, "lines of data/perft/bashnya.txt");
-    assert_eq!(check(Some(QUICK_CAP), 0), 35);
+    assert_eq!(perft_suite::check::<Position>("bashnya", 0..=QUICK_CAP), 35);
 }
 
 #[test]
 #[ignore = "slow: the serial and parallel walks three plies past every reference line, and the reference lines above the quick node cap (none today) (cargo test -p bushka-engine --test engine -- --ignored reference_perft_deep)"]
 fn reference_perft_deep() {
-    let deep = check(None, QUICK_CAP + 1);
+    let deep = perft_suite::check::<Position>("bashnya", QUICK_CAP + 1..=u64::MAX);
     eprintln!("{deep} reference lines above the quick cap");
     // Three plies deeper than the reference: the serial and parallel drivers agree.
     for (fen, depth, _) in cases() {

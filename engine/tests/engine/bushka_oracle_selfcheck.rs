@@ -247,20 +247,9 @@ fn backward_linear_capture() {
 
 /// Reference lines `(position, depth, nodes)` from data/perft/bushka.txt (a copy of shared/perft/bushka.txt).
 fn reference_lines() -> Vec<(String, u32, u64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bushka.txt");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            assert_eq!(f.len(), 3, "bad perft line {l:?}");
-            (
-                f[0].to_string(),
-                f[1].parse().expect("depth"),
-                f[2].parse().expect("nodes"),
-            )
-        })
+    crate::support::perft_suite::lines("bushka")
+        .into_iter()
+        .map(|l| (l.text, l.depth, l.nodes))
         .collect()
 }
 

@@ -5,39 +5,18 @@ use engine::perft::{divide_with, perft, perft_parallel, split, TASKS_PER_THREAD}
 use engine::Game;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// (position, depth, nodes) from `data/perft/bushka.txt`.
-fn reference() -> Vec<(String, u32, u64)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/perft/bushka.txt");
-    let text = std::fs::read_to_string(path).expect("data/perft/bushka.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (
-                f[0].to_string(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-            )
-        })
-        .collect()
-}
+use crate::support::perft_suite::{self, QUICK_CAP};
 
-/// Every reference line: the largest is 312,334 leaves, quick even in tests.
-fn check() -> usize {
-    let mut checked = 0;
-    for (text, depth, nodes) in reference() {
-        let p = Position::parse_position(&text).unwrap();
-        assert_eq!(perft(&p, depth), nodes, "{text} depth {depth}");
-        checked += 1;
-    }
-    checked
-}
-
+/// Every reference line, all under the quick cap today (the largest is
+/// 312,334 leaves).
 #[test]
 fn reference_perft_counts() {
-    let all = reference().len();
-    assert_eq!(all, 34, "lines of data/perft/bushka.txt");
-    assert_eq!(check(), all);
+    assert_eq!(
+        perft_suite::lines("bushka").len(),
+        34,
+        "lines of data/perft/bushka.txt"
+    );
+    assert_eq!(perft_suite::check::<Position>("bushka", 0..=QUICK_CAP), 34);
 }
 
 #[test]

@@ -2,3 +2,4 @@
 
 pub mod bashnya_oracle;
 pub mod bushka_oracle;
+pub mod perft_suite;
