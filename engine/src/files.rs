@@ -16,7 +16,9 @@
 //! the moment between its making and its locking) is a killed write's; where
 //! the filesystem keeps no locks, a temporary unchanged for
 //! [`STALE_TEMPORARY`] is taken as one (a younger one may be another
-//! process's write in progress).
+//! process's write in progress). A folder that several hosts write into
+//! must keep locks for all of them (NFS keeps them on the server, unless
+//! mounted `nolock`).
 //! The new file keeps the permissions of the file it replaces; a new file is
 //! readable by everyone and writable by its owner (`rw-r--r--`), as a file
 //! made by other programs is (a temporary file alone would be private).
@@ -526,10 +528,12 @@ pub fn read_to_string_capped(path: &Path, max: u64) -> io::Result<String> {
     })
 }
 
-/// Reads a file that a run wrote (a shard's record or data) whole: a
-/// regular file only, so that an endless device named in its place is
-/// refused rather than read until the memory is gone.
-pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+/// Reads a file that a run wrote (a summary, a cluster's state, a shard's
+/// record or data) whole, if it holds at most `max` bytes: a regular file
+/// only, so that a pipe named in its place (which would wait for a writer)
+/// or an endless device is refused rather than waited for or read until
+/// the memory is gone.
+pub fn read_regular_to_string(path: &Path, max: u64) -> io::Result<String> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         return Err(io::Error::new(
@@ -537,7 +541,7 @@ pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
             "not a regular file",
         ));
     }
-    std::fs::read_to_string(path)
+    read_to_string_capped(path, max)
 }
 
 /// What a terminal, a log or a page shows as a line break: an error message

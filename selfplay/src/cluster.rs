@@ -342,7 +342,8 @@ impl<'a> Driver<'a> {
     /// The folder's state; refuses a folder that holds another run.
     fn load_state(cfg: &ClusterConfig, run: &RunInfo) -> Result<State, String> {
         let path = Self::state_path(cfg);
-        let text = match engine::files::read_to_string_capped(&path, engine::files::MAX_TEXT_FILE) {
+        let text = match engine::files::read_regular_to_string(&path, engine::files::MAX_TEXT_FILE)
+        {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(State::new(&run.id, cfg.shards))

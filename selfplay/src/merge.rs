@@ -63,7 +63,7 @@ fn locate(recorded: &str, json: &Path) -> PathBuf {
 
 /// Reads a shard's summary.
 pub fn read_part(json: &Path) -> Result<ShardPart, String> {
-    let text = engine::files::read_to_string_capped(json, engine::files::MAX_TEXT_FILE)
+    let text = engine::files::read_regular_to_string(json, engine::files::MAX_TEXT_FILE)
         .map_err(|e| format!("cannot read shard summary {}: {e}", json.display()))?;
     let SummaryRun { run } = serde_json::from_str(&text).map_err(|e| {
         let e = engine::files::quoted(&e.to_string(), 400);
@@ -356,7 +356,7 @@ impl Plan {
         pdn: &Path,
         complete: bool,
     ) -> Result<ShardResults, String> {
-        let text = match engine::files::read_regular_to_string(pdn) {
+        let text = match engine::files::read_regular_to_string(pdn, u64::MAX) {
             Ok(t) => t,
             Err(e) if !complete && e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(format!("cannot read {}: {e}", pdn.display())),
@@ -480,7 +480,7 @@ impl MergeOutputs {
             .as_deref()
             .filter(|j| has_content(j))
             .map(|j| {
-                engine::files::read_to_string_capped(j, engine::files::MAX_TEXT_FILE)
+                engine::files::read_regular_to_string(j, engine::files::MAX_TEXT_FILE)
                     .ok()
                     .and_then(|t| serde_json::from_str::<SummaryRun>(&t).ok())
                     .map(|s| s.run)
@@ -587,7 +587,7 @@ pub fn merge<G: Game>(
     }
     engine::files::write_atomic_with(&out.pdn, |w| {
         for p in &set.parts {
-            let text = engine::files::read_regular_to_string(&p.pdn)
+            let text = engine::files::read_regular_to_string(&p.pdn, u64::MAX)
                 .map_err(|e| io_err(format!("cannot read {}: {e}", p.pdn.display())))?;
             let games = plan
                 .games_of(p.shard, &text, &p.pdn, true)
@@ -629,7 +629,7 @@ fn data_lines<G: Game, W: Write>(plan: &Plan, set: &ShardSet, w: &mut W) -> std:
                 p.shard
             ))
         })?;
-        let text = engine::files::read_regular_to_string(path)
+        let text = engine::files::read_regular_to_string(path, u64::MAX)
             .map_err(|e| io_err(format!("cannot read {}: {e}", path.display())))?;
         let slots = part(&plan.all, Some(p.shard)).map_err(io_err)?;
         let ids: HashSet<u64> = slots.iter().map(|s| s.id).collect();

@@ -715,8 +715,6 @@ where
     let slots = part(&all, cfg.shard)?;
     check_hash_total(cfg, workers(cfg, slots.len()))?;
     let mut tally = Tally::new(cfg, &all);
-    // Declared before the outputs, so dropped after them.
-    let mut made = MadeFiles::before(cfg);
     let mut outputs = Outputs::open(cfg, run)?;
     let (finished, decided_before) = if cfg.resume {
         resume::<G>(cfg, slots, &mut tally, &mut outputs)?
@@ -749,25 +747,27 @@ where
         p.sync()?;
     }
     let summary = finish(cfg, &tally, decided, outputs.run.clone())?;
-    made.keep();
+    outputs.made.keep();
     Ok(summary)
 }
 
-/// The record and data files a run makes (those missing before it). A run
+/// The record and data files a run made (those missing before it). A run
 /// that fails before its first game is written (an engine that cannot be
 /// started, say) removes them, still empty, rather than leave them to be
 /// found later; a run that wrote a game keeps its files for `--resume`.
+/// Held by [`Outputs`], so that they are removed while the run still holds
+/// the record's lock (no other run can have taken them up).
 struct MadeFiles(Vec<PathBuf>);
 
 impl MadeFiles {
-    fn before(cfg: &Config) -> MadeFiles {
-        let missing = [&cfg.pdn, &cfg.data]
+    /// The record and data files that do not exist yet.
+    fn missing(cfg: &Config) -> Vec<PathBuf> {
+        [&cfg.pdn, &cfg.data]
             .into_iter()
             .flatten()
             .filter(|p| std::fs::symlink_metadata(p).is_err())
             .cloned()
-            .collect();
-        MadeFiles(missing)
+            .collect()
     }
 
     /// The run ended well: its files stay, whatever they hold.
@@ -822,12 +822,22 @@ struct Outputs {
     /// The run the games belong to (its id tags every record; the running
     /// summary names it).
     run: RunInfo,
+    /// The files this run made; dropped before the lock.
+    made: MadeFiles,
     /// The PDN file, locked against a second process writing the same run.
     _lock: Option<std::fs::File>,
 }
 
 impl Outputs {
     fn open(cfg: &Config, run: RunInfo) -> Result<Outputs, String> {
+        // Looked at before the lock makes the record; taken up as this run's
+        // only once the lock is held (a run refused by it made nothing).
+        let missing = MadeFiles::missing(cfg);
+        let lock = cfg
+            .pdn
+            .as_deref()
+            .map(engine::files::lock_exclusive)
+            .transpose()?;
         Ok(Outputs {
             pdn: None,
             data: None,
@@ -835,11 +845,8 @@ impl Outputs {
             // all shards in schedule order, as one run playing a game at a time.
             seen: (cfg.dedup && cfg.shard.is_none()).then(HashSet::new),
             run,
-            _lock: cfg
-                .pdn
-                .as_deref()
-                .map(engine::files::lock_exclusive)
-                .transpose()?,
+            made: MadeFiles(missing),
+            _lock: lock,
         })
     }
 

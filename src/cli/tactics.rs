@@ -114,6 +114,14 @@ where
     selfplay::output::distinct_outputs(&files).map_err(|e| anyhow!(e))?;
     selfplay::output::writable_file_with_sides("--out", &args.out).map_err(|e| anyhow!(e))?;
     let clock = std::time::Instant::now();
+    // The inputs as the journal names them, checked (files, each read the
+    // same again) before they are read.
+    let inputs = args
+        .pdn
+        .iter()
+        .map(|p| input_key(p))
+        .collect::<Result<Vec<_>>>()?
+        .join(", ");
     let (games, positions) = read_games::<G>(&args.pdn)?;
     let settings = format!(
         "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {} --eval {}",
@@ -125,14 +133,9 @@ where
         cfg.eval.name()
     );
     // The journal: every position's result as it is found, so that a run
-    // stopped and started again goes on where it was.
-    let inputs = args
-        .pdn
-        .iter()
-        .map(|p| input_key(p))
-        .collect::<Result<Vec<_>>>()?
-        .join(", ");
-    // The evaluation too (its kind and weights): it decides what is found.
+    // stopped and started again goes on where it was. It is keyed by the
+    // settings, the inputs and the evaluation (its kind and weights, which
+    // decide what is found).
     let eval_id = engine::eval::eval_id::<G>(None, cfg.eval).map_err(|e| anyhow!("--eval: {e}"))?;
     let journal_key = format!(
         "{settings} --hash {}; bushka {}, evaluation {eval_id}; {inputs}",
@@ -278,8 +281,8 @@ fn open_journal<G: Game>(
 /// (the same file however the command spells it), its size and a hash of
 /// its bytes (an input changed since is another input).
 fn input_key(path: &Path) -> Result<String> {
-    // A file, read in blocks: the input of games may be larger than the
-    // memory, and a pipe or a device would not read the same again.
+    // A file (a pipe or a device would not read the same again, and is
+    // read once more for the games), hashed in blocks.
     let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         bail!("{}: not a regular file", path.display());

@@ -122,6 +122,12 @@ fn tactics_refuses_bad_input_in_one_line() {
             vec!["tactics", "mine", "--pdn", "/nonexistent/x.pdn"],
             "x.pdn",
         ),
+        // A device or a pipe would not read the same for the journal's key
+        // and for the games: refused before it is read.
+        (
+            vec!["tactics", "mine", "--pdn", "/dev/null"],
+            "/dev/null: not a regular file",
+        ),
         // The set may not replace the games it is mined from, nor be mined
         // into a folder (found only at the end).
         (mine_into(pdn_s), "name the same file"),

@@ -269,7 +269,7 @@ fn read_summary(path: &Path) -> (Option<serde_json::Value>, Option<String>) {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match engine::files::read_to_string_capped(path, engine::files::MAX_TEXT_FILE) {
+    match engine::files::read_regular_to_string(path, engine::files::MAX_TEXT_FILE) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None),
         Err(e) => (None, Some(format!("cannot read the summary {name}: {e}"))),
         Ok(text) => match serde_json::from_str(&text) {

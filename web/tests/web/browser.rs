@@ -59,19 +59,20 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The shell is reaped only at the end: until then the group's id
+        // cannot be taken by another process, so every signal is ours.
+        let group = self.shell.id();
+        let ended = |within: Duration| {
+            let t = Instant::now();
+            while live_in_group(group) && t.elapsed() < within {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        };
         self.signal("-TERM");
-        let t = Instant::now();
-        while self.shell.try_wait().is_ok_and(|s| s.is_none())
-            && t.elapsed() < Duration::from_secs(5)
-        {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        ended(Duration::from_secs(5));
         self.signal("-KILL");
+        ended(Duration::from_secs(2));
         let _ = self.shell.wait();
-        let t = Instant::now();
-        while live_in_group(self.shell.id()) && t.elapsed() < Duration::from_secs(5) {
-            std::thread::sleep(Duration::from_millis(20));
-        }
     }
 }
 
