@@ -11,6 +11,7 @@ pub mod games;
 pub mod hub;
 pub mod movelist;
 pub mod perft;
+pub mod progress;
 pub mod record;
 pub mod search;
 pub mod tt;

@@ -23,7 +23,7 @@ use crate::shard::{RunInfo, Shard};
 use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
 use engine::Game;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -600,17 +600,7 @@ impl<'a> Driver<'a> {
 }
 
 fn progress_bar(cfg: &ClusterConfig, games: usize) -> ProgressBar {
-    if !cfg.progress {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(games as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
+    engine::progress::bar(games as u64, "games", cfg.progress)
 }
 
 /// Runs the shards of `run` on the cluster until they are all merged, or the

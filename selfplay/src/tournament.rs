@@ -18,7 +18,7 @@ use engine::eval::{Evaluator, Material};
 use engine::search::Score;
 use engine::search::SharedOracle;
 use engine::{Color, Game, Outcome};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -976,16 +976,7 @@ fn resume<G: Game>(
 /// The live progress bar (hidden unless asked for), starting at the games
 /// already finished.
 fn progress_bar(cfg: &Config, games: usize, tally: &Tally) -> ProgressBar {
-    if !cfg.progress {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(games as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = engine::progress::bar(games as u64, "games", cfg.progress);
     bar.set_position(tally.done);
     if tally.done > 0 {
         bar.set_message(tally.progress_message());

@@ -272,16 +272,7 @@ where
         .num_threads(cfg.concurrency)
         .build()
         .context("starting the game threads")?;
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(todo.len() as u64)
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "lines {pos}/{len} {wide_bar} {msg} [{elapsed_precise}<{eta_precise}]",
-    ) {
-        bar.set_style(style);
-    }
+    let bar = engine::progress::bar(todo.len() as u64, "lines", !args.quiet);
     for (_, line) in &todo {
         bar.set_message(line.key());
         let r = atlas::measure_line::<G>(line, cfg, &pool).map_err(|e| anyhow!(e))?;

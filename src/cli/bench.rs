@@ -197,13 +197,7 @@ fn time_rounds<G: EvalSource>(
         totals: [Vec::new(), Vec::new()],
         nodes: [Vec::new(), Vec::new()],
     };
-    let bar = indicatif::ProgressBar::new(2 * u64::from(rounds));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} bench runs {elapsed_precise} eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = engine::progress::bar(2 * u64::from(rounds), "bench runs", true);
     for round in 0..rounds {
         let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
         for c in order {

@@ -49,13 +49,7 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
 
 /// Progress of a long count on stderr (drawn only on a terminal).
 fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-        "{unit} {{pos}}/{{len}} {{wide_bar}} [{{elapsed_precise}}<{{eta_precise}}]"
-    )) {
-        bar.set_style(style);
-    }
-    bar
+    engine::progress::bar(len, unit, true)
 }
 
 fn num_cpus() -> usize {

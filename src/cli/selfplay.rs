@@ -584,17 +584,7 @@ fn book_lines<G: EvalSource>(
     quiet: bool,
 ) -> Result<Vec<String>> {
     let eval = evaluation.evaluator::<G>()?;
-    let bar = if quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(recipe.count as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} positions {elapsed_precise} eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = engine::progress::bar(recipe.count as u64, "positions", !quiet);
     let book = generate_book_with_progress::<G, _>(recipe, &*eval, &bar);
     bar.finish_and_clear();
     Ok(book.iter().map(|p| engine::Game::to_text(p)).collect())

@@ -166,18 +166,13 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
 fn progress_bars(quiet: bool) -> engine::bushka::tb::ProgressSink {
     use engine::bushka::tb::BuildProgress;
     use indicatif::{ProgressBar, ProgressStyle};
-    let current = std::sync::Mutex::new(ProgressBar::hidden());
-    let new_bar = move |len: u64| {
-        if quiet {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(len)
-        }
-    };
+    // The bar of the material being built, and the material's name.
+    let current = std::sync::Mutex::new((ProgressBar::hidden(), String::new()));
     std::sync::Arc::new(move |step: &BuildProgress| {
-        let mut bar = current
+        let mut guard = current
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (bar, name) = &mut *guard;
         match step {
             BuildProgress::Unusable(path) => {
                 bar.suspend(|| eprintln!("{}: unusable, building it again", path.display()));
@@ -186,23 +181,17 @@ fn progress_bars(quiet: bool) -> engine::bushka::tb::ProgressSink {
                 material,
                 positions,
             } => {
-                *bar = new_bar(*positions);
-                let style = ProgressStyle::with_template(
-                    "{prefix:>8} [{bar:30}] {human_pos}/{human_len} {msg} [{elapsed}]",
-                )
-                .map_or_else(
-                    |_| ProgressStyle::default_bar(),
-                    |s| s.progress_chars("=> "),
-                );
-                bar.set_style(style);
-                bar.set_prefix(material.to_string());
-                bar.set_message("moves");
+                *name = material.to_string();
+                *bar = engine::progress::bar(*positions, &format!("{name} positions"), !quiet);
+                bar.set_message("moves counted");
             }
             BuildProgress::Counted(n) => bar.inc(*n),
             BuildProgress::Level(k) => {
+                // The backward passes: how many, no one knows beforehand.
                 if bar.position() > 0 {
+                    let template = format!("{name} {{spinner}} {{msg}} [{{elapsed_precise}}]");
                     bar.set_style(
-                        ProgressStyle::with_template("{prefix:>8} {spinner} {msg} [{elapsed}]")
+                        ProgressStyle::with_template(&template)
                             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
                     );
                 }

@@ -610,14 +610,5 @@ fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
 
 /// The per-epoch bar (hidden when not wanted).
 fn progress_bar(cfg: &TuneConfig) -> indicatif::ProgressBar {
-    if !cfg.progress {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(cfg.epochs as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "epoch {pos}/{len} {wide_bar} {msg} [{elapsed_precise}<{eta_precise}]",
-    ) {
-        bar.set_style(style);
-    }
-    bar
+    engine::progress::bar(cfg.epochs as u64, "epochs", cfg.progress)
 }
