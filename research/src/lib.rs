@@ -5,5 +5,6 @@
 
 pub mod atlas;
 pub mod chart;
+pub mod inventory;
 pub mod report;
 pub mod tactics;

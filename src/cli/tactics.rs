@@ -6,7 +6,8 @@ use engine::eval::{EvalSource, Evaluator, Material};
 use engine::search::{Engine, Limits, SearchInput};
 use engine::tt::HashSize;
 use engine::{with_game, Game, GameKind};
-use research::tactics::{self, MineConfig, Motifs, Tactic};
+use research::inventory;
+use research::tactics::{self, MineConfig, Motifs};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -104,7 +105,7 @@ where
     }
     // No output may replace an input game file or another output.
     let report = args.out.with_extension("md");
-    let journal_path = journal_of(&args.out);
+    let journal_path = inventory::journal_of(&args.out);
     let mut files: Vec<(&str, Option<&Path>)> = vec![
         ("--out", Some(args.out.as_path())),
         ("the report", Some(report.as_path())),
@@ -119,10 +120,11 @@ where
     let inputs = args
         .pdn
         .iter()
-        .map(|p| input_key(p))
-        .collect::<Result<Vec<_>>>()?
+        .map(|p| inventory::input_key(p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!(e))?
         .join(", ");
-    let (games, positions) = read_games::<G>(&args.pdn)?;
+    let (games, positions) = inventory::read_games::<G>(&args.pdn).map_err(|e| anyhow!(e))?;
     let settings = format!(
         "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {} --eval {}",
         args.game.name(),
@@ -142,18 +144,13 @@ where
         cfg.hash,
         env!("CARGO_PKG_VERSION"),
     );
-    let (done, journal, lock) = open_journal::<G>(&journal_path, &journal_key)?;
+    let inventory::Journal {
+        done,
+        file: journal,
+        lock,
+    } = inventory::open_journal::<G>(&journal_path, &journal_key).map_err(|e| anyhow!(e))?;
     let distinct = tactics::distinct(&positions).len();
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(distinct as u64)
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "positions {pos}/{len} {wide_bar} [{elapsed_precise}<{eta_precise}]",
-    ) {
-        bar.set_style(style);
-    }
+    let bar = engine::progress::bar(distinct as u64, "positions", !args.quiet);
     bar.set_position(done.len().min(distinct) as u64);
     if !done.is_empty() {
         bar.suspend(|| {
@@ -199,18 +196,16 @@ where
         let _ = writeln!(set, "{}", t.problem_line());
     }
     write(&args.out, set.as_bytes())?;
-    let examples = examples(&found);
+    let examples = inventory::examples(&found);
     let drawn = draw_best::<G>(&args.out, &examples)?;
-    let counts = (positions.len(), distinct);
-    let md = report_text(
-        &found,
-        &examples,
-        &settings,
+    let facts = inventory::RunFacts {
+        settings: &settings,
         games,
-        counts,
-        (seconds, done.len()),
-        &drawn,
-    );
+        positions: (positions.len(), distinct),
+        seconds,
+        resumed: done.len(),
+    };
+    let md = inventory::report_text(&found, &examples, &facts, &drawn);
     write(&report, md.as_bytes())?;
     // The set and the report are written: the journal has done its work.
     drop(journal);
@@ -234,213 +229,9 @@ where
     Ok(())
 }
 
-/// The journal of a mining run writing `out`: `OUT.partial.jsonl`.
-fn journal_of(out: &Path) -> PathBuf {
-    engine::files::with_suffix(out, ".partial.jsonl")
-}
-
-/// Reads a journal left by a stopped run (its first line the settings and
-/// inputs it mined, then `{"hash": H, "tactic": T or null}` a position) and
-/// opens it, locked, to append; a new journal starts with `key`. A journal
-/// of other settings or inputs is refused; a last line cut short by a stop
-/// is cut off. Returns what is done, the file to append to, and the handle
-/// holding the lock.
-fn open_journal<G: Game>(
-    path: &Path,
-    key: &str,
-) -> Result<(tactics::Mined, std::fs::File, std::fs::File)> {
-    let head = serde_json::json!({ "settings": key }).to_string();
-    // Locked before anything is read or cut: one run writes a journal.
-    let lock = engine::files::lock_exclusive(path).map_err(|e| anyhow!(e))?;
-    let mut file = engine::files::append_after_whole_lines(path, |tail| {
-        tail == head.as_bytes() || tactics::parse_journal_line::<G>(tail).is_ok()
-    })
-    .with_context(|| format!("{}", path.display()))?;
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
-    let mut lines = text.lines();
-    match lines.next() {
-        None => std::io::Write::write_all(&mut file, format!("{head}\n").as_bytes())
-            .with_context(|| format!("{}", path.display()))?,
-        Some(first) if first == head => {}
-        Some(first) => bail!(
-            "{} is the journal of another mining run ({}); remove it, or mine as it did",
-            path.display(),
-            engine::files::quoted(first, 200)
-        ),
-    }
-    let mut done = tactics::Mined::new();
-    for (i, line) in lines.enumerate() {
-        let (hash, tactic) = tactics::parse_journal_line::<G>(line.as_bytes())
-            .map_err(|e| anyhow!("{} line {}: {e}", path.display(), i + 2))?;
-        done.insert(hash, tactic);
-    }
-    Ok((done, file, lock))
-}
-
-/// What a journal's settings line names an input by: its canonical path
-/// (the same file however the command spells it), its size and a hash of
-/// its bytes (an input changed since is another input).
-fn input_key(path: &Path) -> Result<String> {
-    // A file (a pipe or a device would not read the same again, and is
-    // read once more for the games), hashed in blocks.
-    let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        bail!("{}: not a regular file", path.display());
-    }
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let (mut hash, mut size) = (engine::zobrist::FNV1A_START, 0usize);
-    loop {
-        let block = std::io::BufRead::fill_buf(&mut reader)
-            .with_context(|| format!("{}", path.display()))?;
-        if block.is_empty() {
-            break;
-        }
-        hash = engine::zobrist::fnv1a(hash, block);
-        let n = block.len();
-        size += n;
-        std::io::BufRead::consume(&mut reader, n);
-    }
-    let canonical = std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?;
-    Ok(format!(
-        "{} ({size} bytes, fnv1a {hash:016x})",
-        canonical.display()
-    ))
-}
-
 /// Writes a file atomically, naming it in an error.
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     engine::files::write_atomic(path, bytes).with_context(|| format!("writing {}", path.display()))
-}
-
-/// Every position of every game in the files, with where it is from.
-fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>)> {
-    let mut games = 0;
-    let mut positions = Vec::new();
-    for file in files {
-        let f = std::fs::File::open(file).with_context(|| format!("{}", file.display()))?;
-        let reader = selfplay::pdn::PdnReader::new(std::io::BufReader::new(f));
-        let before = games;
-        for (i, record) in reader.enumerate() {
-            let record = record.map_err(|e| anyhow!("{}: {e}", file.display()))?;
-            let replay = selfplay::pdn::replay::<G>(&record)
-                .map_err(|e| anyhow!("{} game {}: {e}", file.display(), i + 1))?;
-            games += 1;
-            let name = file.file_name().map_or_else(
-                || file.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            for (source, pos) in tactics::positions_of(&replay, i + 1) {
-                positions.push((format!("{name} {source}"), pos));
-            }
-        }
-        // A file of no game is a mistake (the wrong file), not a set of
-        // no tactics.
-        if games == before {
-            bail!("no game in {}", file.display());
-        }
-    }
-    Ok((games, positions))
-}
-
-/// What the report gives of one motif.
-struct Examples<'a> {
-    /// Its tactics.
-    count: usize,
-    /// Those that begin with a sacrifice.
-    sacrifices: usize,
-    /// The ones shown: wins first, then the largest gains, three at most.
-    best: Vec<&'a Tactic>,
-}
-
-/// The tactics by motif, with the examples shown of each.
-fn examples(found: &[Tactic]) -> BTreeMap<&str, Examples<'_>> {
-    let mut by_motif: BTreeMap<&str, Vec<&Tactic>> = BTreeMap::new();
-    for t in found {
-        by_motif.entry(t.motif.as_str()).or_default().push(t);
-    }
-    by_motif
-        .into_iter()
-        .map(|(motif, mut list)| {
-            let sacrifices = list
-                .iter()
-                .filter(|t| t.first_move_kind == "sacrifice")
-                .count();
-            let count = list.len();
-            list.sort_by_key(|t| std::cmp::Reverse(t.gain.unwrap_or(i32::MAX)));
-            list.truncate(3);
-            (
-                motif,
-                Examples {
-                    count,
-                    sacrifices,
-                    best: list,
-                },
-            )
-        })
-        .collect()
-}
-
-/// The report: counts per motif and the best examples of each. `resumed`
-/// is how many positions an earlier, stopped run looked at (its time is
-/// not in `seconds`).
-fn report_text(
-    found: &[Tactic],
-    examples: &BTreeMap<&str, Examples>,
-    settings: &str,
-    games: usize,
-    (positions, distinct): (usize, usize),
-    (seconds, resumed): (f64, usize),
-    drawn: &BTreeMap<String, String>,
-) -> String {
-    let time = if resumed == 0 {
-        format!("{seconds:.0} s")
-    } else {
-        format!("{seconds:.0} s for the positions left after a stopped run had looked at {resumed}")
-    };
-    let mut md = String::from("# Inventory of tactics\n\n");
-    let _ = writeln!(
-        md,
-        "Positions where the side to move has a forced gain (at least the \
-         minimum material by the end of the line, or the game) that begins with \
-         a sacrifice or a quiet move, that a shallow look misses and a deeper \
-         search confirms (docs/tactics.md).\n\nSettings: `{settings}`. Games: \
-         {games}; positions: {positions}, {distinct} of them distinct (each looked at \
-         once); tactics: {}; time: {time}.\n",
-        found.len()
-    );
-    let _ = writeln!(md, "| motif | tactics | sacrifices | quiet moves |");
-    let _ = writeln!(md, "| --- | ---: | ---: | ---: |");
-    for (motif, e) in examples {
-        let _ = writeln!(
-            md,
-            "| {motif} | {} | {} | {} |",
-            e.count,
-            e.sacrifices,
-            e.count - e.sacrifices
-        );
-    }
-    for (motif, e) in examples {
-        let _ = writeln!(md, "\n## {motif}\n");
-        for t in &e.best {
-            let gain = t
-                .gain
-                .map_or_else(|| "wins".to_string(), |g| format!("gains {g}"));
-            let _ = writeln!(
-                md,
-                "* `{}` ({}): `{}` {gain} ({}, score {}); a shallow look plays `{}`",
-                t.position,
-                t.source,
-                t.solution.join(" "),
-                t.first_move_kind,
-                t.score,
-                t.shallow_move
-            );
-            if let Some(file) = drawn.get(&t.position) {
-                let _ = writeln!(md, "\n  ![{}]({file})\n", t.position);
-            }
-        }
-    }
-    md
 }
 
 /// Draws the examples the report shows into `<out stem>.diagrams/` with the
@@ -448,7 +239,7 @@ fn report_text(
 /// relative to the report.
 fn draw_best<G: Game + Drawable>(
     out: &Path,
-    examples: &BTreeMap<&str, Examples>,
+    examples: &BTreeMap<&str, inventory::Examples>,
 ) -> Result<BTreeMap<String, String>> {
     let stem = out
         .file_stem()
