@@ -7,7 +7,7 @@
 //! colour-mirror symmetry, copy-make and the notation of every legal move.
 
 use engine::eval::{Evaluator, Weights};
-use engine::{bashnya, bushka, Game, MoveList};
+use engine::{Game, MoveList};
 use std::collections::HashSet;
 
 /// Checks that an error message is one line: no line feed, no carriage
@@ -39,40 +39,26 @@ pub fn input_dir(what: &str) -> std::path::PathBuf {
 /// Most move texts tried against one position per input.
 pub const MAX_MOVE_LINES: usize = 64;
 
-/// A game whose hash can be recomputed from scratch.
-pub trait Scratch: Game {
-    /// The Zobrist hash computed from the pieces, not incrementally.
-    fn scratch_hash(&self) -> u64;
-}
-
-impl Scratch for bushka::Position {
-    fn scratch_hash(&self) -> u64 {
-        self.compute_hash()
-    }
-}
-
-impl Scratch for bashnya::Position {
-    fn scratch_hash(&self) -> u64 {
-        self.computed_hash()
-    }
-}
-
 /// The Zobrist hash kept by the position.
 fn zob<G: Game>(p: &G) -> u64 {
     <G as Game>::hash(p)
 }
 
 /// Checks every invariant of one position and of each position one move on.
-pub fn check_position<G: Scratch>(p: &G) {
+pub fn check_position<G: Game>(p: &G) {
     let before = *p;
     let text = p.to_text();
     let back = G::parse_position(&text)
         .unwrap_or_else(|e| panic!("the position's own text '{text}' is refused: {e}"));
     assert_eq!(back.to_text(), text, "text round trip");
     assert_eq!(zob(&back), zob(p), "hash after a text round trip of {text}");
-    assert_eq!(zob(p), p.scratch_hash(), "incremental hash of {text}");
+    assert_eq!(zob(p), p.hash_from_scratch(), "incremental hash of {text}");
     let m = p.mirror();
-    assert_eq!(zob(&m), m.scratch_hash(), "hash of the mirror of {text}");
+    assert_eq!(
+        zob(&m),
+        m.hash_from_scratch(),
+        "hash of the mirror of {text}"
+    );
     assert_eq!(m.mirror().to_text(), text, "mirror twice of {text}");
     assert_eq!(m.side_to_move(), p.side_to_move().opponent());
 
@@ -99,7 +85,11 @@ pub fn check_position<G: Scratch>(p: &G) {
         let next = p.play(mv);
         assert_eq!(*p, before, "play changed the position {text}");
         assert_eq!(next.side_to_move(), p.side_to_move().opponent());
-        assert_eq!(zob(&next), next.scratch_hash(), "hash after {t} in {text}");
+        assert_eq!(
+            zob(&next),
+            next.hash_from_scratch(),
+            "hash after {t} in {text}"
+        );
         let next_text = next.to_text();
         assert!(
             G::parse_position(&next_text).is_ok(),
@@ -115,7 +105,7 @@ pub fn check_position<G: Scratch>(p: &G) {
 
 /// A position text on the first line, move texts on the others: the texts
 /// are read against the position (or the start when it does not parse).
-pub fn check_text<G: Scratch>(data: &[u8]) {
+pub fn check_text<G: Game>(data: &[u8]) {
     let Ok(s) = std::str::from_utf8(data) else {
         return;
     };

@@ -81,7 +81,7 @@ impl Game for Position {
     }
 
     fn hash_from_scratch(&self) -> u64 {
-        self.computed_hash()
+        self.compute_hash()
     }
 
     fn hash(&self) -> u64 {

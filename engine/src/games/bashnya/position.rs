@@ -196,7 +196,7 @@ impl Position {
             side,
             hash: 0,
         };
-        p.hash = p.computed_hash();
+        p.hash = p.compute_hash();
         p
     }
 
@@ -318,7 +318,7 @@ impl Position {
     }
 
     /// The hash computed from scratch; always equals [`Position::zobrist`].
-    pub fn computed_hash(&self) -> u64 {
+    pub fn compute_hash(&self) -> u64 {
         let side = if self.side == Color::Black {
             SIDE_KEY
         } else {
