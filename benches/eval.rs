@@ -2,7 +2,8 @@
 //! (summed feature by feature), of the same weights compiled (the search's
 //! path with `--eval features`), of the compiled features plus pattern
 //! weights (the search's default path, `--eval patterns`, here with random
-//! non-zero pattern weights so no lookup is skipped), of feature
+//! pattern weights: every lookup is made whatever the weights hold, so
+//! their values do not change the cost), of feature
 //! extraction into a vector (the tuner's path) and of material alone, over
 //! positions of both games.
 //!

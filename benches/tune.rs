@@ -1,5 +1,9 @@
-//! Tuner speed: one epoch (gradient pass plus Adam steps) over one million
-//! synthetic positions shaped like Bushka's (113 features, ~45 entries each).
+//! Tuner speed: the fitting part of an epoch (the gradient pass plus the
+//! Adam steps) over one million synthetic positions shaped like Bushka's
+//! feature data (113 features, ~45 entries each, no patterns). A
+//! `bushka tune` epoch also computes the training and validation losses,
+//! and a patterns fit has many more weights: this bench does neither, so it
+//! times the fitting code, not a command's epoch.
 
 // `criterion_group!` defines a public function without documentation.
 #![allow(missing_docs)]
