@@ -12,7 +12,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use tuner::synthetic::{synthetic, SyntheticSpec};
 use tuner::Trainer;
 
-/// One epoch over 1M positions, full batch and 16384-position batches.
+/// The fitting part of one epoch over 1M positions, full batch and
+/// 16384-position batches.
 fn epoch(c: &mut Criterion) {
     let spec = SyntheticSpec {
         positions: 1_000_000,

@@ -165,7 +165,7 @@ fn stats(text: &str, dir: &std::path::Path) -> Result<()> {
 /// while its moves are counted, then a spinner through the backward passes.
 fn progress_bars(quiet: bool) -> engine::bushka::tb::ProgressSink {
     use engine::bushka::tb::BuildProgress;
-    use indicatif::{ProgressBar, ProgressStyle};
+    use indicatif::ProgressBar;
     // The bar of the material being built, and the material's name.
     let current = std::sync::Mutex::new((ProgressBar::hidden(), String::new()));
     std::sync::Arc::new(move |step: &BuildProgress| {
@@ -183,17 +183,13 @@ fn progress_bars(quiet: bool) -> engine::bushka::tb::ProgressSink {
             } => {
                 *name = material.to_string();
                 *bar = engine::progress::bar(*positions, &format!("{name} positions"), !quiet);
-                bar.set_message("moves counted");
+                bar.set_message("counting moves");
             }
             BuildProgress::Counted(n) => bar.inc(*n),
             BuildProgress::Level(k) => {
                 // The backward passes: how many, no one knows beforehand.
                 if bar.position() > 0 {
-                    let template = format!("{name} {{spinner}} {{msg}} [{{elapsed_precise}}]");
-                    bar.set_style(
-                        ProgressStyle::with_template(&template)
-                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                    );
+                    engine::progress::spinner(bar, name);
                 }
                 bar.set_message(format!("level {k}"));
                 bar.tick();

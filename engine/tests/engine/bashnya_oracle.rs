@@ -127,7 +127,7 @@ fn run_games(first_seed: u64, games: u64, max_plies: u32) -> Coverage {
                 break;
             }
             pos = pos.play(&moves[rng.random_range(0..moves.len())]);
-            assert_eq!(pos.zobrist(), pos.compute_hash(), "incremental hash");
+            assert_eq!(pos.zobrist(), pos.hash_from_scratch(), "incremental hash");
             assert_eq!(pos.freed_columns(), pos.computed_freed(), "freed columns");
         }
     }

@@ -37,7 +37,11 @@ fn check(pos: &Position) -> MoveList<engine::bushka::Move> {
         list.len() as u64,
         "count_moves in {text}"
     );
-    assert_eq!(pos.hash(), pos.compute_hash(), "incremental hash in {text}");
+    assert_eq!(
+        pos.hash(),
+        pos.hash_from_scratch(),
+        "incremental hash in {text}"
+    );
     assert_eq!(Position::parse_position(&text), Ok(*pos));
     for m in &list {
         let t = pos.move_text(m);

@@ -137,8 +137,12 @@ impl Browser {
         let state = AppState::new(watch);
         let served = std::sync::Arc::clone(&state);
         tokio::spawn(async move { axum::serve(listener, router(served)).await });
-        let (driver, port) = spawn_driver(driver_bin);
+        // The profile folder holds the browser's temporary files too, so
+        // that they go with it (declared first, it is removed last).
         let profile = tempfile::tempdir().unwrap();
+        let scratch = profile.path().join("tmp");
+        std::fs::create_dir(&scratch).unwrap();
+        let (driver, port) = spawn_driver(driver_bin, &scratch);
         let t = Instant::now();
         let client = connect(chromium, port, profile.path()).await;
         eprintln!("browser up in {:?}", t.elapsed());
@@ -300,10 +304,11 @@ impl Browser {
     }
 }
 
-/// Starts chromedriver on a free port and waits until it listens there. A
-/// driver that ends at once (another took the port between the choice and
-/// the start) is started again on another port.
-fn spawn_driver(bin: &str) -> (Driver, u16) {
+/// Starts chromedriver on a free port and waits until it listens there,
+/// with `scratch` as the temporary folder of it and its browser. A driver
+/// that ends at once (another took the port between the choice and the
+/// start) is started again on another port.
+fn spawn_driver(bin: &str, scratch: &Path) -> (Driver, u16) {
     use std::os::unix::process::CommandExt;
     for _ in 0..5 {
         let port = free_port();
@@ -317,6 +322,7 @@ fn spawn_driver(bin: &str) -> (Driver, u16) {
                 bin,
                 &port.to_string(),
             ])
+            .env("TMPDIR", scratch)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -318,7 +318,7 @@ impl Position {
     }
 
     /// The hash computed from scratch; always equals [`Position::zobrist`].
-    pub fn compute_hash(&self) -> u64 {
+    pub(crate) fn compute_hash(&self) -> u64 {
         let side = if self.side == Color::Black {
             SIDE_KEY
         } else {

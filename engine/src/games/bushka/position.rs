@@ -85,7 +85,7 @@ impl Position {
     }
 
     /// The hash computed from scratch (tests compare it with the incremental one).
-    pub fn compute_hash(&self) -> u64 {
+    pub(crate) fn compute_hash(&self) -> u64 {
         let mut h = if self.side == Color::Black {
             BLACK_TO_MOVE_KEY
         } else {
