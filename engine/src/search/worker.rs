@@ -429,7 +429,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             c
         };
         let made_first = tt_index.filter(|_| fetch).map(|i| (i, make_and_fetch(i)));
-        let mut key_store = self.ordering_keys(pos, list, tt_index, ply);
+        // Filled in place: a returned list would be copied (a kilobyte a node).
+        let mut key_store: MoveList<i64> = MoveList::new();
+        self.ordering_keys(pos, list, tt_index, ply, &mut key_store);
         let keys: &mut [i64] = &mut key_store;
 
         let alpha0 = alpha;
@@ -566,8 +568,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         list: &[G::Move],
         tt_index: Option<usize>,
         ply: usize,
-    ) -> MoveList<i64> {
-        let mut keys: MoveList<i64> = MoveList::new();
+        keys: &mut MoveList<i64>,
+    ) {
         for (i, m) in list.iter().enumerate() {
             let score = if tt_index == Some(i) {
                 ordering::TT_MOVE
@@ -576,7 +578,6 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             };
             keys.push(((score as i64) << 16) | (0xFFFF - i) as i64);
         }
-        keys
     }
 
     /// A move after the first: a null window, a ply shallower first when it
