@@ -23,7 +23,6 @@ use crate::shard::{RunInfo, Shard};
 use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
 use engine::Game;
-use indicatif::ProgressBar;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -599,10 +598,6 @@ impl<'a> Driver<'a> {
     }
 }
 
-fn progress_bar(cfg: &ClusterConfig, games: usize) -> ProgressBar {
-    engine::progress::bar(games as u64, "games", cfg.progress)
-}
-
 /// Runs the shards of `run` on the cluster until they are all merged, or the
 /// SPRT decides; `log` gets the driver's notes (resubmissions, decisions).
 pub fn run<G: Game>(
@@ -621,7 +616,7 @@ pub fn run<G: Game>(
     cfg.outputs.check_against(&run.id, &planned)?;
     d.save_state()?;
     let script = d.write_script()?;
-    let bar = progress_bar(cfg, d.plan.games());
+    let bar = engine::progress::bar(d.plan.games() as u64, "games", cfg.progress);
     // Notes are printed above the bar, not through it.
     let log = &mut |line: &str| bar.suspend(|| log(line));
     let mut waves_checked = 0;

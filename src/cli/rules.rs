@@ -47,11 +47,6 @@ pub fn perft(args: &PositionArgs, depth: u32, threads: Option<u32>, divide: bool
     pool.install(|| with_game!(args.game, G => perft_of::<G>(args, depth, divide)))
 }
 
-/// Progress of a long count on stderr (drawn only on a terminal).
-fn progress_bar(len: u64, unit: &str) -> indicatif::ProgressBar {
-    engine::progress::bar(len, unit, true)
-}
-
 fn num_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -64,7 +59,7 @@ fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()
     let start = Instant::now();
     let mut out = std::io::stdout().lock();
     let nodes = if divide {
-        let bar = progress_bar(pos.count_moves(), "root moves");
+        let bar = engine::progress::bar(pos.count_moves(), "root moves", true);
         let parts = engine::perft::divide_with(&pos, depth, || bar.inc(1));
         bar.finish_and_clear();
         for (m, n) in &parts {
@@ -73,7 +68,7 @@ fn perft_of<G: Game>(args: &PositionArgs, depth: u32, divide: bool) -> Result<()
         parts.iter().map(|(_, n)| n).sum()
     } else {
         let split = engine::perft::split(&pos, depth);
-        let bar = progress_bar(split.tasks.len() as u64, "subtrees");
+        let bar = engine::progress::bar(split.tasks.len() as u64, "subtrees", true);
         let nodes = split.count(|| bar.inc(1));
         bar.finish_and_clear();
         nodes

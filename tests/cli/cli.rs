@@ -108,16 +108,27 @@ fn bench_prints_its_signature_line() {
 /// searched updates them here and in the full bench's test below.
 #[test]
 fn shallow_bench_signatures_are_pinned() {
-    for (game, eval, nodes) in [
-        ("bushka", "auto", "169062"),
-        ("bushka", "features", "132861"),
-        ("bashnya", "auto", "35512"),
-        ("bashnya", "features", "43021"),
-    ] {
-        let o = bushka(&["bench", "--game", game, "--depth", "6", "--eval", eval]);
+    assert_bench_nodes(
+        &["--depth", "6"],
+        [
+            ("bushka", "auto", "169062"),
+            ("bushka", "features", "132861"),
+            ("bashnya", "auto", "35512"),
+            ("bashnya", "features", "43021"),
+        ],
+    );
+}
+
+/// `bushka bench` with `extra` options counts `nodes` for each (game,
+/// evaluation): the number on its last line.
+fn assert_bench_nodes(extra: &[&str], expected: [(&str, &str, &str); 4]) {
+    for (game, eval, nodes) in expected {
+        let mut args = vec!["bench", "--game", game, "--eval", eval];
+        args.extend_from_slice(extra);
+        let o = bushka(&args);
         let text = stdout(&o);
         let last = text.lines().last().unwrap();
-        assert_eq!(last.split(' ').nth(1), Some(nodes), "{game}: {last}");
+        assert_eq!(last.split(' ').nth(1), Some(nodes), "{game} {eval}: {last}");
     }
 }
 
@@ -126,17 +137,15 @@ fn shallow_bench_signatures_are_pinned() {
 #[test]
 #[ignore = "about 15 s in the test profile: cargo test -p bushka --test cli -- --ignored full_bench_signatures_are_pinned"]
 fn full_bench_signatures_are_pinned() {
-    for (game, eval, nodes) in [
-        ("bushka", "auto", "20654972"),
-        ("bushka", "features", "18109474"),
-        ("bashnya", "auto", "6282267"),
-        ("bashnya", "features", "6119990"),
-    ] {
-        let o = bushka(&["bench", "--game", game, "--eval", eval]);
-        let text = stdout(&o);
-        let last = text.lines().last().unwrap();
-        assert_eq!(last.split(' ').nth(1), Some(nodes), "{game}: {last}");
-    }
+    assert_bench_nodes(
+        &[],
+        [
+            ("bushka", "auto", "20654972"),
+            ("bushka", "features", "18109474"),
+            ("bashnya", "auto", "6282267"),
+            ("bashnya", "features", "6119990"),
+        ],
+    );
 }
 
 /// `bench --speedup` searches the set with one thread and with several, and

@@ -422,7 +422,7 @@ fn fit(data: &mut Loaded, start: Vec<f64>, cfg: &TuneConfig) -> Result<Fit, Tune
         train: loss_all(train, &start, k),
         validation: loss_all(valid, &start, k),
     }];
-    let bar = progress_bar(cfg);
+    let bar = engine::progress::bar(cfg.epochs as u64, "epochs", cfg.progress);
     let clock = Instant::now();
     let mut trainer = Trainer::new(train, start.clone(), k, cfg.lr, cfg.batch);
     for &f in &cfg.freeze {
@@ -606,9 +606,4 @@ fn check(cfg: &TuneConfig) -> Result<(), TuneError> {
         }
     }
     Ok(())
-}
-
-/// The per-epoch bar (hidden when not wanted).
-fn progress_bar(cfg: &TuneConfig) -> indicatif::ProgressBar {
-    engine::progress::bar(cfg.epochs as u64, "epochs", cfg.progress)
 }
