@@ -121,7 +121,8 @@ pub struct SearchInput<G> {
     /// The position to search.
     pub position: G,
     /// Hashes of the positions since the last irreversible move, oldest
-    /// first, without the position itself: repetitions of them are draws.
+    /// first, without the position itself: a position the search reaches
+    /// that occurs here twice already (its third occurrence) is a draw.
     pub history: Vec<u64>,
     /// When to stop.
     pub limits: Limits,

@@ -25,6 +25,8 @@ pub(super) struct Worker<'a, G: Game, E: ?Sized> {
     path: Vec<u64>,
     /// Plies since the last irreversible move, for each entry of `path`.
     reversible: Vec<usize>,
+    /// The root's index in `path` (the game's positions come before it).
+    root_at: usize,
     ordering: Ordering,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
@@ -152,6 +154,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
             shared,
             eval,
             root: input.position,
+            root_at: path.len(),
             path,
             reversible,
             ordering: Ordering::new(),
@@ -335,17 +338,30 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Worker<'a, G, E> {
         v
     }
 
-    /// True when the current hash repeats an earlier position of the game or path.
+    /// True when the current position is scored a draw as a repetition:
+    /// it repeats a position of the search path after the root (the side
+    /// that chose to come back may come back again, so it is a draw as good
+    /// as any), or it occurs for the third time counting the game before
+    /// the root (a draw by the rules, RULES 1.6 and 2.4). Its second
+    /// occurrence counting the game is no draw: a win that passes through a
+    /// position the game has seen once is still a win.
     #[inline]
     fn repeated(&self) -> bool {
         let n = self.path.len() - 1;
         let key = self.path[n];
         let rev = self.reversible[n];
         let mut i = n;
+        let mut in_game = 0;
         while i >= 2 && n - (i - 2) <= rev {
             i -= 2;
             if self.path[i] == key {
-                return true;
+                if i > self.root_at {
+                    return true;
+                }
+                in_game += 1;
+                if in_game == 2 {
+                    return true;
+                }
             }
         }
         false

@@ -54,22 +54,59 @@ fn takes_the_free_pieces_in_bashnya() {
     );
 }
 
-#[test]
-fn every_child_a_repetition_scores_a_draw() {
-    // Two kings against one: material says +300, but if every reply repeats an
-    // earlier position of the game, the search must see only draws.
-    let p = bushka::Position::parse_position("W:WKe1,Ki5:BKa6").unwrap();
+/// A game in which every move of `p` leads to a position seen `times`
+/// times already (each time with the other side to move before it).
+fn children_seen<G: Game>(p: &G, times: usize) -> Vec<u64> {
     let mut list = MoveList::new();
     p.generate(&mut list);
     let mut history = Vec::new();
-    for m in &list {
-        history.push(0xDEAD_BEEF);
-        history.push(<bushka::Position as Game>::hash(&p.play(m)));
+    for _ in 0..times {
+        for m in &list {
+            history.push(0xDEAD_BEEF);
+            history.push(<G as Game>::hash(&p.play(m)));
+        }
     }
-    let (with, without) = scores_with_and_without(p, history);
+    history
+}
+
+#[test]
+fn every_child_a_third_occurrence_scores_a_draw() {
+    // Two kings against one: material says +300, but if every move makes a
+    // position of the game occur for the third time, the search must see
+    // only draws.
+    let p = bushka::Position::parse_position("W:WKe1,Ki5:BKa6").unwrap();
+    let (with, without) = scores_with_and_without(p, children_seen(&p, 2));
     assert_eq!(with, Score::Cp(0));
     // Without that history the same search keeps its material.
     assert!(without.internal() >= 300, "{without:?}");
+}
+
+#[test]
+fn a_second_occurrence_is_no_draw() {
+    // Each move makes a position of the game occur for the second time: no
+    // draw by the rules (RULES 1.6), so the material stays.
+    let p = bushka::Position::parse_position("W:WKe1,Ki5:BKa6").unwrap();
+    let (with, _) = scores_with_and_without(p, children_seen(&p, 1));
+    assert!(with.internal() >= 300, "{with:?}");
+    // A won ending whose winning line passes through a position met once
+    // before: still a win (it was scored a draw, and another move played).
+    let start = bushka::Position::parse_position("W:We2,Kh5,Ki6,Kb6:BKb7").unwrap();
+    let mut p = start;
+    let mut history = Vec::new();
+    for text in ["bg6", "bc7", "gb6", "cb7"] {
+        history.push(<bushka::Position as Game>::hash(&p));
+        let mv = p.parse_move(text).unwrap();
+        p = p.play(&mv);
+    }
+    assert_eq!(p, start, "the moves come back to the start");
+    let mut engine = Engine::<bushka::Position>::new(HashSize::fixed(16), 1);
+    let input = SearchInput {
+        position: p,
+        history,
+        limits: Limits::depth(8),
+    };
+    let found = engine.search(&Material::default(), &input, |_| {});
+    assert!(matches!(found.score, Score::Win(_)), "{:?}", found.score);
 }
 
 #[test]
@@ -262,8 +299,8 @@ fn wins_as_far_as_a_table_reaches_are_wins() {
 /// The search counts repetitions across Bashnya captures, as the game record
 /// does (docs/rules.md 2.4): around the twelve-ply cycle of
 /// `bashnya_rules.rs` once and three plies on, Black's only move is the
-/// capture `g3:e1`, back to a position of the game, so the search scores a
-/// draw; without the game's history the same search does not.
+/// capture `g3:e1`, back to a position of the game: the search counts its
+/// occurrences back across the cycle's captures.
 #[test]
 fn the_search_sees_a_bashnya_repetition_across_a_capture() {
     use engine::record::GameRecord;
@@ -282,11 +319,21 @@ fn the_search_sees_a_bashnya_repetition_across_a_capture() {
     assert_eq!(list.len(), 1);
     assert_eq!(p.move_text(&list[0]), "g3:e1");
     assert!(bashnya::Position::is_capture(&list[0]));
-    let history = game.search_history();
-    assert_eq!(history.len(), 15, "no move of the cycle ends the count");
-    let (with, without) = scores_with_and_without(p, history);
-    assert_eq!(with, Score::Cp(0));
+    let once = game.search_history();
+    assert_eq!(once.len(), 15, "no move of the cycle ends the count");
+    // The position after `g3:e1` occurs once in that game: its second
+    // occurrence is no draw.
+    let (with, without) = scores_with_and_without(p, once.clone());
+    assert_eq!(with, without);
     assert_ne!(without, Score::Cp(0));
+    // Counted back across both captures of a second round of the cycle
+    // (a history the rules would have ended at the third occurrence of
+    // this very position, which the search is not asked to know), it
+    // occurs twice: its third occurrence is a draw.
+    let mut twice = once[..12].to_vec();
+    twice.extend(&once);
+    let (with, _) = scores_with_and_without(p, twice);
+    assert_eq!(with, Score::Cp(0));
 }
 
 /// The depth-6 material search's score of `pos` with the game's `history`
