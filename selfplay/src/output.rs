@@ -329,7 +329,7 @@ pub fn complete_games(text: &str) -> Vec<&str> {
 
 /// The byte offsets just past each complete game of a PDN file as written
 /// by the harness; text that is not UTF-8 counts as bytes.
-fn game_ends(bytes: &[u8]) -> Vec<usize> {
+pub fn game_ends(bytes: &[u8]) -> Vec<usize> {
     let mut ends = GameEnds::default();
     let (mut out, mut offset) = (Vec::new(), 0);
     for line in bytes.split_inclusive(|&b| b == b'\n') {

@@ -31,6 +31,13 @@ pub fn serve(args: &ServeArgs) -> Result<()> {
         if meta.is_dir() {
             anyhow::bail!("--watch {}: a folder, not a PDN file", pdn.display());
         }
+        // A pipe would hold every look at the panel; a device may not end.
+        if !meta.is_file() {
+            anyhow::bail!(
+                "--watch {}: not a regular file (the PDN file self-play writes)",
+                pdn.display()
+            );
+        }
     }
     if web::is_exposed(args.host) {
         eprintln!(

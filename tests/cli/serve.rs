@@ -152,6 +152,10 @@ fn bad_options_are_refused_in_one_line() {
             "--watch /: a folder, not a PDN file",
         ),
         (
+            vec!["serve", "--watch", "/dev/zero", "--port", "0"],
+            "--watch /dev/zero: not a regular file",
+        ),
+        (
             vec!["serve", "--host", "nowhere"],
             "invalid value 'nowhere'",
         ),

@@ -447,7 +447,7 @@ function fmt(x, digits) {
 async function pollWatch() {
   try {
     const w = await api("/api/watch");
-    $("watch-file").textContent = `${w.file}: ${w.games} games`;
+    $("watch-file").textContent = `${w.file}: ${w.games} games${w.reading ? " so far (reading the file)" : ""}`;
     const sprt = w.summary && w.summary.sprt;
     $("sprt").textContent = sprt
       ? `SPRT: LLR ${fmt(sprt.llr, 2)} [${fmt(sprt.lower, 2)}, ${fmt(sprt.upper, 2)}] ${sprt.status}`

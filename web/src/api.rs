@@ -610,6 +610,12 @@ async fn load_pdn(
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<PdnReply>, ApiError> {
     let req: LoadPdn = body(raw)?;
+    let Ok(_reading) = app.pdn_loads.try_acquire() else {
+        return Err(ApiError::unavailable(format!(
+            "{} PDN texts are being read already; send this one again when they are done",
+            crate::PDN_LOADS
+        )));
+    };
     // Reading and replaying take a while on a large text: off the async
     // threads.
     let loaded = tokio::task::spawn_blocking(move || read_pdn(&req.pdn).map(|l| (req.session, l)))
@@ -696,16 +702,15 @@ async fn open_watched(
     let app2 = Arc::clone(&app);
     let index = req.index;
     let table = tokio::task::spawn_blocking(move || {
-        let games = watcher(&app2)?
-            .games()
-            .map_err(|e| ApiError::unavailable(format!("cannot read the watched file: {e}")))?;
-        let rec = games.get(index).ok_or_else(|| {
-            ApiError::bad(format!(
-                "no game {index} in the watched file ({} games)",
-                games.len()
-            ))
-        })?;
-        table::table_of_record(rec)
+        let rec = watcher(&app2)?
+            .game(index)
+            .map_err(|e| ApiError::unavailable(format!("cannot read the watched file: {e}")))?
+            .map_err(|games| {
+                ApiError::bad(format!(
+                    "no game {index} in the watched file ({games} games)"
+                ))
+            })?;
+        table::table_of_record(&rec)
     })
     .await
     .map_err(|e| ApiError::internal(format!("reading the watched file failed: {e}")))??;

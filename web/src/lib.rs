@@ -121,7 +121,14 @@ pub struct AppState {
     /// Served on a loopback address: a request naming another host (a page
     /// of another site that had its name point here) is refused.
     pub local_only: bool,
+    /// PDN texts being read (`/api/pdn`): each holds tens of megabytes
+    /// while it is read, so only [`PDN_LOADS`] are read at once; another
+    /// is answered 503.
+    pub pdn_loads: tokio::sync::Semaphore,
 }
+
+/// The most PDN texts read at once.
+pub const PDN_LOADS: usize = 2;
 
 impl AppState {
     /// A fresh state, served on a loopback address.
@@ -135,6 +142,7 @@ impl AppState {
             sessions: Sessions::default(),
             watch: watch.map(watch::Watcher::new),
             local_only,
+            pdn_loads: tokio::sync::Semaphore::new(PDN_LOADS),
         })
     }
 }

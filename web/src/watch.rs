@@ -5,10 +5,10 @@
 use selfplay::pdn::{GameRecord, PdnReader, PdnResult};
 use selfplay::stats::Trinomial;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 /// Latest games listed by the panel.
@@ -89,6 +89,9 @@ pub struct WatchView {
     pub standings: Vec<Standing>,
     /// The latest games, newest first.
     pub latest: Vec<GameLine>,
+    /// The file is being read still (more was new than one look reads):
+    /// the games, standings and latest games are those read so far.
+    pub reading: bool,
     /// The JSON summary as written by `bushka selfplay --json` (Elo,
     /// pentanomial, SPRT with its LLR), when it exists and reads.
     pub summary: Option<serde_json::Value>,
@@ -97,17 +100,23 @@ pub struct WatchView {
     pub summary_error: Option<String>,
 }
 
-/// The games read from the file.
-#[derive(Clone, Default)]
-struct Snapshot {
-    games: Arc<Vec<GameRecord>>,
-    errors: usize,
-    first_error: Option<String>,
+/// Where a game read is in the file: the bytes of the complete game it was
+/// read from (a game's text as the harness writes it, which may hold more
+/// than one record when written otherwise) and its place among their
+/// records.
+#[derive(Clone, Copy)]
+struct Place {
+    start: u64,
+    len: u32,
+    nth: u32,
 }
 
-/// What has been read of the watched file: the complete games up to
-/// `consumed`, read once each as the file grows, and the games of a last
-/// part that may still be being written, read again at each change.
+/// What has been read of the watched file: for the complete games up to
+/// `consumed`, read once each as the file grows, only what the panel shows
+/// (each engine's results, the latest games, where every game is, to be
+/// read again when opened), so that the memory stays small however many
+/// games the file holds; and the games of a last part that may still be
+/// being written, read again at each change.
 #[derive(Default)]
 struct Cache {
     stamp: Option<(SystemTime, u64)>,
@@ -118,19 +127,40 @@ struct Cache {
     /// The last bytes before `consumed`, to see that the file was appended
     /// to rather than replaced.
     seam: Vec<u8>,
-    games: Arc<Vec<GameRecord>>,
+    /// Every complete game read, in order.
+    places: Vec<Place>,
+    /// Each engine's results in those games.
+    tally: BTreeMap<String, Trinomial>,
+    /// The last [`LATEST`] of them, newest last.
+    latest: VecDeque<GameLine>,
     errors: usize,
     first_error: Option<String>,
-    snapshot: Snapshot,
+    /// The games of the last part, not yet ended as the harness ends a
+    /// game (a game being written).
+    tail: Vec<GameRecord>,
+    /// The file was not read to its end at the last look (more than
+    /// [`READ_AT_ONCE`] new bytes): the next look goes on.
+    behind: bool,
 }
 
 /// Bytes kept before the read position to recognise the file.
 const SEAM: u64 = 256;
 
+/// The most bytes held at once while reading: a game longer than this
+/// (no game the harness writes) is counted as an error and skipped.
+const CHUNK: usize = 16 << 20;
+
+/// The most new bytes one look reads, so that a request on a large file
+/// answers within seconds; the next look goes on from there.
+const READ_AT_ONCE: u64 = 64 << 20;
+
 /// Reads the watched files again when they change.
 pub struct Watcher {
     files: WatchFiles,
     cache: Mutex<Cache>,
+    /// [`CHUNK`] and [`READ_AT_ONCE`] (smaller in tests).
+    chunk: usize,
+    read_at_once: u64,
 }
 
 impl Watcher {
@@ -139,88 +169,146 @@ impl Watcher {
         Watcher {
             files,
             cache: Mutex::new(Cache::default()),
+            chunk: CHUNK,
+            read_at_once: READ_AT_ONCE,
         }
     }
 
-    /// The games of the file now (read again if it changed).
-    pub fn games(&self) -> Result<Arc<Vec<GameRecord>>, String> {
-        self.refresh().map(|s| s.games)
+    /// Game `index` of the file now (read again if it changed), or the
+    /// number of games when there is no such game.
+    pub fn game(&self, index: usize) -> Result<Result<GameRecord, usize>, String> {
+        let path = &self.files.pdn;
+        let named = |e: std::io::Error| format!("{}: {e}", path.display());
+        let mut cache = self.lock();
+        self.refresh(&mut cache)?;
+        let Some(place) = cache.places.get(index).copied() else {
+            let tail = index - cache.places.len();
+            return Ok(cache
+                .tail
+                .get(tail)
+                .cloned()
+                .ok_or(cache.places.len() + cache.tail.len()));
+        };
+        let mut file = open_regular(path).map_err(named)?;
+        let mut bytes = vec![0; place.len as usize];
+        file.seek(SeekFrom::Start(place.start)).map_err(named)?;
+        file.read_exact(&mut bytes).map_err(named)?;
+        match PdnReader::new(&bytes[..]).nth(place.nth as usize) {
+            Some(Ok(rec)) => Ok(Ok(rec)),
+            _ => Err(format!(
+                "{}: game {} is no longer where it was read (the file changed)",
+                path.display(),
+                index + 1
+            )),
+        }
     }
 
-    fn refresh(&self) -> Result<Snapshot, String> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Reads what was appended to the file since the last look (the whole
+    /// file again when it was replaced).
+    fn refresh(&self, cache: &mut Cache) -> Result<(), String> {
         let path = &self.files.pdn;
         let named = |e: std::io::Error| format!("{}: {e}", path.display());
         let meta = std::fs::metadata(path).map_err(named)?;
+        if !meta.is_file() {
+            return Err(format!("{}: not a regular file", path.display()));
+        }
         let stamp = (
             meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
             meta.len(),
         );
-        let mut cache = self
-            .cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if cache.stamp != Some(stamp) {
-            let mut file = std::fs::File::open(path).map_err(named)?;
-            if !appended_to(&mut file, &cache).map_err(named)? {
-                *cache = Cache::default();
-            }
-            let mut new = Vec::new();
-            file.seek(SeekFrom::Start(cache.consumed)).map_err(named)?;
-            file.read_to_end(&mut new).map_err(named)?;
-            let complete = selfplay::output::complete_len(&new);
-            let cache = &mut *cache;
-            // The games are added to in place unless a view still holds them.
-            cache.snapshot = Snapshot::default();
-            let games = Arc::make_mut(&mut cache.games);
-            for rec in PdnReader::after_lines(&new[..complete], cache.lines) {
-                match rec {
-                    Ok(r) => games.push(r),
-                    Err(e) => {
-                        cache.errors += 1;
-                        cache.first_error.get_or_insert_with(|| e.to_string());
-                    }
-                }
-            }
-            cache.consumed += complete as u64;
-            cache.lines += new[..complete].iter().filter(|&&b| b == b'\n').count();
-            let kept = (cache.consumed.min(SEAM) as usize).min(complete);
-            if kept > 0 {
-                cache.seam = new[complete - kept..complete].to_vec();
-            }
-            // A last part that does not end a game yet may be a game being
-            // written: its games that read are shown, its errors are not
-            // counted (it is read again when the file changes).
-            let tail: Vec<GameRecord> = PdnReader::after_lines(&new[complete..], cache.lines)
-                .filter_map(Result::ok)
-                .collect();
-            let shown = if tail.is_empty() {
-                Arc::clone(&cache.games)
-            } else {
-                let mut all = Vec::clone(&cache.games);
-                all.extend(tail);
-                Arc::new(all)
-            };
-            cache.snapshot = Snapshot {
-                games: shown,
-                errors: cache.errors,
-                first_error: cache.first_error.clone(),
-            };
-            cache.stamp = Some(stamp);
+        if cache.stamp == Some(stamp) && !cache.behind {
+            return Ok(());
         }
-        Ok(cache.snapshot.clone())
+        let mut file = open_regular(path).map_err(named)?;
+        if !appended_to(&mut file, cache).map_err(named)? {
+            *cache = Cache::default();
+        }
+        file.seek(SeekFrom::Start(cache.consumed)).map_err(named)?;
+        cache.tail.clear();
+        cache.behind = false;
+        let mut buf: Vec<u8> = Vec::new();
+        let mut read = 0u64;
+        let mut skipping = false;
+        loop {
+            let want = (self.chunk - buf.len()) as u64;
+            let n = (&mut file)
+                .take(want)
+                .read_to_end(&mut buf)
+                .map_err(named)? as u64;
+            read += n;
+            let at_end = n < want;
+            let mut complete = 0;
+            for end in selfplay::output::game_ends(&buf) {
+                if skipping {
+                    // The end of the game too long to hold.
+                    cache.pass(&buf[..end]);
+                    skipping = false;
+                } else {
+                    cache.add_games(&buf[complete..end]);
+                }
+                complete = end;
+            }
+            if complete == 0 && buf.len() == self.chunk {
+                // No game ends in a whole chunk: not a game the harness
+                // writes. One error, and passed over up to its end.
+                if !skipping {
+                    cache.errors += 1;
+                    cache.first_error.get_or_insert_with(|| {
+                        format!(
+                            "line {}: a game longer than {} bytes",
+                            cache.lines + 1,
+                            self.chunk
+                        )
+                    });
+                    skipping = true;
+                }
+                cache.pass(&buf);
+                complete = self.chunk;
+            }
+            buf.drain(..complete);
+            if at_end {
+                // A last part that does not end a game yet may be a game
+                // being written: its games that read are shown, its errors
+                // are not counted (it is read again when the file changes).
+                cache.tail = PdnReader::after_lines(&buf[..], cache.lines)
+                    .filter_map(Result::ok)
+                    .collect();
+                break;
+            }
+            if read >= self.read_at_once {
+                cache.behind = true;
+                break;
+            }
+        }
+        cache.stamp = Some(stamp);
+        Ok(())
     }
 
     /// The panel's view now.
     pub fn view(&self) -> Result<WatchView, String> {
-        let Snapshot {
-            games,
-            errors,
-            first_error,
-        } = self.refresh()?;
         let (summary, summary_error) = match &self.files.summary {
             None => (None, None),
             Some(path) => read_summary(path),
         };
+        let mut cache = self.lock();
+        self.refresh(&mut cache)?;
+        let complete = cache.places.len();
+        let mut tally = cache.tally.clone();
+        for rec in &cache.tail {
+            count(&mut tally, rec);
+        }
+        let tail = cache.tail.iter().enumerate().rev();
+        let latest = tail
+            .map(|(i, r)| GameLine::of(complete + i, r))
+            .chain(cache.latest.iter().rev().cloned())
+            .take(LATEST)
+            .collect();
         Ok(WatchView {
             file: self
                 .files
@@ -228,21 +316,84 @@ impl Watcher {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            games: games.len(),
-            errors,
-            first_error,
-            standings: standings(&games),
-            latest: games
-                .iter()
-                .enumerate()
-                .rev()
-                .take(LATEST)
-                .map(|(i, r)| GameLine::of(i, r))
-                .collect(),
+            games: complete + cache.tail.len(),
+            errors: cache.errors,
+            first_error: cache.first_error.clone(),
+            standings: standings_of(tally),
+            latest,
+            reading: cache.behind,
             summary,
             summary_error,
         })
     }
+}
+
+impl Cache {
+    /// Reads the records of one complete game's text, the next bytes of the
+    /// file after `consumed`.
+    fn add_games(&mut self, text: &[u8]) {
+        let start = self.consumed;
+        let mut nth = 0u32;
+        for rec in PdnReader::after_lines(text, self.lines) {
+            match rec {
+                Ok(r) => {
+                    let index = self.places.len();
+                    self.places.push(Place {
+                        start,
+                        // A game's text is under CHUNK bytes.
+                        len: text.len() as u32,
+                        nth,
+                    });
+                    nth += 1;
+                    count(&mut self.tally, &r);
+                    if self.latest.len() == LATEST {
+                        self.latest.pop_front();
+                    }
+                    self.latest.push_back(GameLine::of(index, &r));
+                }
+                Err(e) => {
+                    self.errors += 1;
+                    self.first_error.get_or_insert_with(|| e.to_string());
+                }
+            }
+        }
+        self.pass(text);
+    }
+
+    /// Moves the read position past `text`, the next bytes of the file.
+    fn pass(&mut self, text: &[u8]) {
+        if text.is_empty() {
+            return;
+        }
+        self.consumed += text.len() as u64;
+        self.lines += text.iter().filter(|&&b| b == b'\n').count();
+        let kept = (SEAM as usize).min(text.len());
+        let mut seam = std::mem::take(&mut self.seam);
+        seam.extend_from_slice(&text[text.len() - kept..]);
+        let over = seam.len().saturating_sub(SEAM as usize);
+        seam.drain(..over);
+        self.seam = seam;
+    }
+}
+
+/// Opens a regular file to read; a pipe or a device (which could block or
+/// never end) is refused without being opened.
+fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let file = std::fs::File::open(path)?;
+    // Replaced by something else between the two looks: refused too.
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
 }
 
 /// True when `file` still holds what was read into `cache` (it grew, or
@@ -282,29 +433,31 @@ fn read_summary(path: &Path) -> (Option<serde_json::Value>, Option<String>) {
     }
 }
 
-/// Each engine's results against the field, from finished games.
-pub fn standings(games: &[GameRecord]) -> Vec<Standing> {
-    let mut tally: BTreeMap<&str, Trinomial> = BTreeMap::new();
-    for g in games {
-        let (w, b) = match g.result {
-            PdnResult::WhiteWins => ((1, 0, 0), (0, 0, 1)),
-            PdnResult::BlackWins => ((0, 0, 1), (1, 0, 0)),
-            PdnResult::Draw => ((0, 1, 0), (0, 1, 0)),
-            PdnResult::Unknown => continue,
-        };
-        for (name, (win, draw, loss)) in [(g.white.as_str(), w), (g.black.as_str(), b)] {
-            let t = tally.entry(name).or_default();
-            t.wins += win;
-            t.draws += draw;
-            t.losses += loss;
-        }
+/// Counts a game's result for both its engines (a game without one is not
+/// counted).
+fn count(tally: &mut BTreeMap<String, Trinomial>, g: &GameRecord) {
+    let (w, b) = match g.result {
+        PdnResult::WhiteWins => ((1, 0, 0), (0, 0, 1)),
+        PdnResult::BlackWins => ((0, 0, 1), (1, 0, 0)),
+        PdnResult::Draw => ((0, 1, 0), (0, 1, 0)),
+        PdnResult::Unknown => return,
+    };
+    for (name, (win, draw, loss)) in [(&g.white, w), (&g.black, b)] {
+        let t = tally.entry(name.clone()).or_default();
+        t.wins += win;
+        t.draws += draw;
+        t.losses += loss;
     }
+}
+
+/// The standings of counted results, best score first.
+fn standings_of(tally: BTreeMap<String, Trinomial>) -> Vec<Standing> {
     let mut out: Vec<Standing> = tally
         .into_iter()
         .map(|(name, t)| {
             let e = t.estimates();
             Standing {
-                name: name.to_string(),
+                name,
                 games: t.games(),
                 wdl: [t.wins, t.draws, t.losses],
                 score: e.score,
@@ -314,4 +467,87 @@ pub fn standings(games: &[GameRecord]) -> Vec<Standing> {
         .collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game as the harness writes it, told apart by its round.
+    fn game(round: usize, result: &str) -> String {
+        format!(
+            "[Event \"t\"]\n[Round \"{round}\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"{result}\"]\n\n1. ig6 ef8 {result}\n\n"
+        )
+    }
+
+    fn watcher(dir: &Path, text: &str, chunk: usize, read_at_once: u64) -> Watcher {
+        let pdn = dir.join("run.pdn");
+        std::fs::write(&pdn, text).unwrap();
+        let mut w = Watcher::new(WatchFiles { pdn, summary: None });
+        (w.chunk, w.read_at_once) = (chunk, read_at_once);
+        w
+    }
+
+    /// A large file is read a part a look, in chunks, holding only the
+    /// tallies, the latest games and where each game is; every game opens.
+    #[test]
+    fn a_large_file_is_read_in_parts_and_its_games_reopened() {
+        let dir = tempfile::tempdir().unwrap();
+        let results = ["1-0", "0-1", "1/2-1/2"];
+        let text: String = (0..40).map(|i| game(i + 1, results[i % 3])).collect();
+        let one = game(1, "1-0").len();
+        let w = watcher(dir.path(), &text, 3 * one + 7, 10 * one as u64);
+        let mut looks = 0;
+        let view = loop {
+            looks += 1;
+            let v = w.view().unwrap();
+            assert!(looks < 10, "never read to the end");
+            if !v.reading {
+                break v;
+            }
+            assert!(v.games < 40);
+        };
+        assert!(looks >= 4, "read at once ({looks} looks)");
+        assert_eq!((view.games, view.errors), (40, 0));
+        let a = &view.standings.iter().find(|s| s.name == "a").unwrap().wdl;
+        assert_eq!(*a, [14, 13, 13]);
+        let latest: Vec<usize> = view.latest.iter().map(|g| g.index).collect();
+        assert_eq!(latest, (10..40).rev().collect::<Vec<_>>());
+        for i in [0, 17, 39] {
+            assert_eq!(w.game(i).unwrap().unwrap().round, (i + 1).to_string());
+        }
+        assert_eq!(w.game(40).unwrap().unwrap_err(), 40);
+        // A game being written shows; once ended it is counted.
+        let pdn = dir.path().join("run.pdn");
+        let next = game(41, "1-0");
+        let cut = next.len() - 1;
+        std::fs::write(&pdn, format!("{text}{}", &next[..cut])).unwrap();
+        let v = w.view().unwrap();
+        assert_eq!((v.games, v.latest[0].index, v.errors), (41, 40, 0));
+        assert_eq!(w.game(40).unwrap().unwrap().round, "41");
+        std::fs::write(&pdn, format!("{text}{next}")).unwrap();
+        assert_eq!(w.view().unwrap().games, 41);
+    }
+
+    /// A part where no game ends within a chunk is one error; the games
+    /// after it read.
+    #[test]
+    fn a_game_longer_than_a_chunk_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = format!("[Event \"t\"]\n\n{}1-0\n\n", "x ".repeat(400));
+        let text = format!("{}{long}{}", game(1, "1-0"), game(2, "0-1"));
+        let w = watcher(dir.path(), &text, 300, 1 << 20);
+        let v = w.view().unwrap();
+        assert_eq!(v.errors, 1);
+        assert!(
+            v.first_error
+                .as_deref()
+                .unwrap()
+                .contains("longer than 300 bytes"),
+            "{:?}",
+            v.first_error
+        );
+        assert_eq!(v.games, 2, "{v:?}");
+        assert_eq!(w.game(1).unwrap().unwrap().round, "2");
+    }
 }

@@ -1145,3 +1145,38 @@ async fn a_bushka_double_capture_carries_both_landing_squares() {
     assert_eq!(double["path"], json!(["f3", "f4"]));
     assert_eq!(double["captured"], json!(["e3", "f5"]));
 }
+
+/// PDN texts are read two at a time: a third while two are being read is
+/// answered 503, and is read once one is done.
+#[tokio::test]
+async fn a_pdn_load_past_the_limit_is_refused_for_now() {
+    let app = AppState::new(None);
+    let id = new_game(&app, "bushka", None).await["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let pdn = "[Result \"*\"]\n\n1. ig6 *\n";
+    let load = |app: Arc<AppState>, id: String| async move {
+        call(
+            &app,
+            "POST",
+            "/api/pdn",
+            Some(json!({"session": id, "pdn": pdn})),
+        )
+        .await
+    };
+    let held = app
+        .pdn_loads
+        .acquire_many(web::PDN_LOADS as u32)
+        .await
+        .unwrap();
+    let (status, v) = load(Arc::clone(&app), id.clone()).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(
+        error_of(&v).contains("PDN texts are being read already"),
+        "{v}"
+    );
+    drop(held);
+    let (status, v) = load(Arc::clone(&app), id).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}
