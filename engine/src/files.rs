@@ -567,23 +567,61 @@ pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 /// Opens `path` (made if missing) to append lines after its last whole
 /// one. A last line without its line break is kept and ended when
 /// `is_whole` accepts it (a file edited by hand), else cut off (a write cut
-/// short by a stop): results files that grow a line at a time.
+/// short by a stop): results files that grow a line at a time. Only the
+/// file's end is read (back to its last line break), so appending a line
+/// costs the same however long the file; a last line without its break
+/// longer than [`MAX_LINE`] is no line any reader takes, and is cut off.
+/// Anything but a regular file is refused.
 pub fn append_after_whole_lines(path: &Path, is_whole: impl Fn(&[u8]) -> bool) -> io::Result<File> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e),
-    };
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-    if keep < bytes.len() {
-        if is_whole(&bytes[keep..]) {
+    use std::io::{Seek, SeekFrom};
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let len = meta.len();
+    let start = last_line_start(&mut file, len)?;
+    if start < len {
+        let whole = len - start <= MAX_LINE && {
+            let mut tail = vec![0; (len - start) as usize];
+            file.seek(SeekFrom::Start(start))?;
+            file.read_exact(&mut tail)?;
+            is_whole(&tail)
+        };
+        if whole {
             file.write_all(b"\n")?;
         } else {
-            file.set_len(keep as u64)?;
+            file.set_len(start)?;
         }
     }
     Ok(file)
+}
+
+/// Where the last line of a file `len` bytes long starts: just after its
+/// last line break, found reading back from the end a block at a time.
+fn last_line_start(file: &mut File, len: u64) -> io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    const BLOCK: u64 = 64 << 10;
+    let mut block = vec![0; BLOCK as usize];
+    let mut end = len;
+    while end > 0 {
+        let from = end.saturating_sub(BLOCK);
+        let part = &mut block[..(end - from) as usize];
+        file.seek(SeekFrom::Start(from))?;
+        file.read_exact(part)?;
+        if let Some(p) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(from + p as u64 + 1);
+        }
+        end = from;
+    }
+    Ok(0)
 }
 
 #[cfg(test)]
@@ -724,6 +762,36 @@ mod tests {
         append("{3}\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n{2}\n{3}\n");
         assert_eq!(with_suffix(&path, ".pdn"), dir.path().join("r.jsonl.pdn"));
+        // Lines longer than a block read back from the end: the last line
+        // break is found however far back it is.
+        let long = format!("{{{}}}", "x".repeat(200 << 10));
+        std::fs::write(&path, format!("{long}\n{long}\n{{2")).unwrap();
+        append("{3}\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{long}\n{long}\n{{3}}\n")
+        );
+        std::fs::write(&path, format!("{long}\n{long}")).unwrap();
+        append("{3}\n");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{long}\n{long}\n{{3}}\n")
+        );
+        // A last line past MAX_LINE with no break is no line: cut off, as
+        // is a first line cut short.
+        let huge = format!("{{{}}}", "x".repeat(MAX_LINE as usize));
+        std::fs::write(&path, format!("{{1}}\n{huge}")).unwrap();
+        append("{3}\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{1}\n{3}\n");
+        std::fs::write(&path, "{1").unwrap();
+        append("{3}\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{3}\n");
+        // Not a regular file (a device that reads without end): refused.
+        #[cfg(unix)]
+        {
+            let err = append_after_whole_lines(Path::new("/dev/zero"), |_| true).unwrap_err();
+            assert_eq!(err.to_string(), "not a regular file");
+        }
     }
 
     /// A pipe (or a device) is written into, not replaced by a file; a

@@ -37,26 +37,49 @@ pub fn open_journal<G: Game>(path: &Path, key: &str) -> Result<Journal, String> 
         tail == head.as_bytes() || tactics::parse_journal_line::<G>(tail).is_ok()
     })
     .map_err(named)?;
-    let text = std::fs::read_to_string(path).map_err(named)?;
-    let mut lines = text.lines();
-    match lines.next() {
+    // Read a line at a time: a journal holds a line a position mined.
+    let mut reader = std::io::BufReader::new(std::fs::File::open(path).map_err(named)?);
+    let mut line = Vec::new();
+    let mut next_line = |n: usize| -> Result<Option<String>, String> {
+        line.clear();
+        match engine::files::read_line_capped(&mut reader, &mut line, engine::files::MAX_LINE)
+            .map_err(named)?
+        {
+            engine::files::LineRead::End => Ok(None),
+            engine::files::LineRead::TooLong => Err(format!(
+                "{} line {n}: longer than {} bytes",
+                path.display(),
+                engine::files::MAX_LINE
+            )),
+            engine::files::LineRead::Line => {
+                let text = std::str::from_utf8(line.strip_suffix(b"\n").unwrap_or(&line))
+                    .map_err(|_| format!("{} line {n}: not UTF-8", path.display()))?;
+                Ok(Some(text.strip_suffix('\r').unwrap_or(text).to_string()))
+            }
+        }
+    };
+    let mut done = tactics::Mined::new();
+    match next_line(1)? {
         None => {
+            // A new journal (what is written here is not read back).
             std::io::Write::write_all(&mut file, format!("{head}\n").as_bytes()).map_err(named)?;
+            return Ok(Journal { done, file, lock });
         }
         Some(first) if first == head => {}
         Some(first) => {
             return Err(format!(
                 "{} is the journal of another mining run ({}); remove it, or mine as it did",
                 path.display(),
-                engine::files::quoted(first, 200)
+                engine::files::quoted(&first, 200)
             ))
         }
     }
-    let mut done = tactics::Mined::new();
-    for (i, line) in lines.enumerate() {
-        let (hash, tactic) = tactics::parse_journal_line::<G>(line.as_bytes())
-            .map_err(|e| format!("{} line {}: {e}", path.display(), i + 2))?;
+    let mut n = 2;
+    while let Some(text) = next_line(n)? {
+        let (hash, tactic) = tactics::parse_journal_line::<G>(text.as_bytes())
+            .map_err(|e| format!("{} line {n}: {e}", path.display()))?;
         done.insert(hash, tactic);
+        n += 1;
     }
     Ok(Journal { done, file, lock })
 }
@@ -91,12 +114,16 @@ pub fn input_key(path: &Path) -> Result<String, String> {
     ))
 }
 
-/// Every position of every game in the files, with where it is from
-/// (`FILE game N ply K`), and how many games there were. A file of no game
-/// is an error (the wrong file, not a set of no tactics).
+/// The positions of the games in the files, each the first time it
+/// occurs (what [`tactics::distinct`] keeps, and all that is mined), with
+/// where it is from (`FILE game N ply K`), and how many games there were.
+/// Repeats (the openings games share, positions met again in a game) are
+/// dropped as the games are read rather than kept until mined. A file
+/// of no game is an error (the wrong file, not a set of no tactics).
 pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>), String> {
     let mut games = 0;
     let mut positions = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for file in files {
         let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let reader = selfplay::pdn::PdnReader::new(std::io::BufReader::new(f));
@@ -111,7 +138,9 @@ pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>
                 |n| n.to_string_lossy().into_owned(),
             );
             for (source, pos) in tactics::positions_of(&replay, i + 1) {
-                positions.push((format!("{name} {source}"), pos));
+                if seen.insert(Game::hash(&pos)) {
+                    positions.push((format!("{name} {source}"), pos));
+                }
             }
         }
         if games == before {
