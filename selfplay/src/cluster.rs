@@ -18,7 +18,7 @@
 //! order shards finished in. When it decides, the run's jobs still queued or
 //! running are cancelled; shards past the deciding wave are not counted.
 
-use crate::merge::{check, merge, read_part, MergeOutputs, Plan, ShardResults};
+use crate::merge::{check, merge, read_part, Following, MergeOutputs, Plan, ShardResults};
 use crate::shard::{RunInfo, Shard};
 use crate::stats::SprtStatus;
 use crate::tournament::{Decision, Summary};
@@ -269,6 +269,8 @@ struct Driver<'a> {
     state: State,
     /// Results of finished shards, by index.
     done: BTreeMap<usize, ShardResults>,
+    /// The games of shards still running, read as their files grow.
+    running: HashMap<usize, Following>,
     resubmitted: usize,
     /// Held shards already reported.
     held_told: HashSet<usize>,
@@ -328,6 +330,7 @@ impl<'a> Driver<'a> {
             name,
             state,
             done: BTreeMap::new(),
+            running: HashMap::new(),
             resubmitted: 0,
             held_told: HashSet::new(),
             completed_unseen: HashMap::new(),
@@ -545,18 +548,23 @@ impl<'a> Driver<'a> {
         since.elapsed() < SUMMARY_GRACE
     }
 
-    /// The complete games of the shards still running (read, not changed).
-    fn running_results(&self, queued: &HashMap<usize, Task>) -> Vec<ShardResults> {
-        queued
-            .keys()
-            .filter(|k| !self.done.contains_key(k))
-            .filter_map(|&k| {
-                let shard = Shard::new(k, self.cfg.shards).ok()?;
-                self.plan
-                    .read_results(shard, &self.file(k, "pdn"), false)
-                    .ok()
-            })
-            .collect()
+    /// The complete games of the shards still running (read, not changed):
+    /// what each shard's file gained since the last look. A file that does
+    /// not read is shown as last read.
+    fn follow_running(&mut self, queued: &HashMap<usize, Task>) {
+        self.running
+            .retain(|k, _| queued.contains_key(k) && !self.done.contains_key(k));
+        for &k in queued.keys().filter(|k| !self.done.contains_key(k)) {
+            let Ok(shard) = Shard::new(k, self.cfg.shards) else {
+                continue;
+            };
+            let pdn = self.file(k, "pdn");
+            let f = self
+                .running
+                .entry(k)
+                .or_insert_with(|| Following::new(shard));
+            let _ = self.plan.follow_results(shard, &pdn, f);
+        }
     }
 
     /// The SPRT decision on the finished whole waves, if it decided.
@@ -681,8 +689,9 @@ pub fn run<G: Game>(
                 d.name
             ));
         }
-        let running = d.running_results(&queued);
-        let shown: Vec<&ShardResults> = d.done.values().chain(&running).collect();
+        d.follow_running(&queued);
+        let running = d.running.values().map(|f| &f.results);
+        let shown: Vec<&ShardResults> = d.done.values().chain(running).collect();
         let games: usize = shown.iter().map(|r| r.games()).sum();
         let pending = queued.values().filter(|t| t.state == "PENDING").count();
         bar.set_position(games as u64);

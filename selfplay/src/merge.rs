@@ -192,6 +192,39 @@ pub struct ShardResults {
     outcomes: Vec<GameResult>,
 }
 
+/// A running shard's games as [`Plan::follow_results`] reads them, a part
+/// at a time as its PDN file grows.
+#[derive(Clone, Debug)]
+pub struct Following {
+    /// The games read.
+    pub results: ShardResults,
+    /// Bytes of complete games read.
+    consumed: u64,
+    /// The last bytes before `consumed`: the file still starts as read.
+    seam: Vec<u8>,
+    /// The ids of the games read.
+    seen: HashSet<u64>,
+}
+
+impl Following {
+    /// Nothing read yet of `shard`.
+    pub fn new(shard: Shard) -> Self {
+        Following {
+            results: ShardResults {
+                shard,
+                outcomes: Vec::new(),
+            },
+            consumed: 0,
+            seam: Vec::new(),
+            seen: HashSet::new(),
+        }
+    }
+}
+
+/// Bytes before the read position compared to see that a followed file was
+/// appended to.
+const FOLLOW_SEAM: usize = 256;
+
 /// What a shard's record of one game adds to the totals.
 #[derive(Clone, Debug)]
 struct GameResult {
@@ -367,6 +400,64 @@ impl Plan {
             .map(|(_, r, _)| r)
             .collect();
         Ok(ShardResults { shard, outcomes })
+    }
+
+    /// Reads what was appended to a running shard's PDN file since `f`
+    /// last looked (all of it after the file was written anew) and adds
+    /// its complete games to `f`'s results, each game once: a driver
+    /// looking every few seconds reads each game once, not the whole file
+    /// each time. On an error nothing is taken, and the next look tries
+    /// again from the same place.
+    pub fn follow_results(
+        &self,
+        shard: Shard,
+        pdn: &Path,
+        f: &mut Following,
+    ) -> Result<(), String> {
+        use std::io::{Read, Seek, SeekFrom};
+        let named = |e: std::io::Error| format!("cannot read {}: {e}", pdn.display());
+        if f.results.shard != shard {
+            *f = Following::new(shard);
+        }
+        let mut file = match std::fs::File::open(pdn) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(named(e)),
+        };
+        let meta = file.metadata().map_err(named)?;
+        if !meta.is_file() {
+            return Err(format!("{}: not a regular file", pdn.display()));
+        }
+        // Written anew (a resumed shard cuts its file to its whole games,
+        // and may have written more since): read from the start.
+        let same = meta.len() >= f.consumed && {
+            let seam = f.seam.len() as u64;
+            let mut now = vec![0; f.seam.len()];
+            file.seek(SeekFrom::Start(f.consumed - seam))
+                .map_err(named)?;
+            file.read_exact(&mut now).map_err(named)?;
+            now == f.seam
+        };
+        if !same {
+            *f = Following::new(shard);
+        }
+        let mut new = Vec::new();
+        file.seek(SeekFrom::Start(f.consumed)).map_err(named)?;
+        file.read_to_end(&mut new).map_err(named)?;
+        let complete = crate::output::complete_len(&new);
+        let text = std::str::from_utf8(&new[..complete])
+            .map_err(|_| format!("{}: not UTF-8 text", pdn.display()))?;
+        for (_, game, _) in self.games_of(shard, text, pdn, false)? {
+            if f.seen.insert(game.id) {
+                f.results.outcomes.push(game);
+            }
+        }
+        f.consumed += complete as u64;
+        let keep = complete.min(FOLLOW_SEAM);
+        f.seam.extend_from_slice(&new[complete - keep..complete]);
+        let over = f.seam.len().saturating_sub(FOLLOW_SEAM);
+        f.seam.drain(..over);
+        Ok(())
     }
 
     /// The summary of the games in `results`, as the unsharded run would

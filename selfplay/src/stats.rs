@@ -367,8 +367,8 @@ impl Pentanomial {
 /// Why SPRT parameters were refused.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum SprtError {
-    /// alpha or beta outside `(0, 1)`, or their sum not below 1.
-    #[error("SPRT error rates must lie in (0, 1) with alpha + beta < 1 (got alpha={alpha}, beta={beta})")]
+    /// alpha or beta outside `[1e-9, 1)`, or their sum not below 1.
+    #[error("SPRT error rates must lie in [1e-9, 1) with alpha + beta < 1 (got alpha={alpha}, beta={beta})")]
     BadErrorRates {
         /// The type I error rate given.
         alpha: f64,
@@ -452,9 +452,15 @@ impl Sprt {
         .map_err(|e| e.to_string())
     }
 
+    /// The smallest error rate a test takes: its bounds stay finite (about
+    /// +-20.7 for the other rate at 0.05).
+    pub const MIN_ERROR_RATE: f64 = 1e-9;
+
     /// Checks and stores the test's parameters (elo0 and elo1 in normalized Elo).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
-        let rate_ok = |r: f64| r > 0.0 && r < 1.0;
+        // Below MIN_ERROR_RATE a bound's logarithm may overflow to infinity
+        // (a subnormal alpha), and the test could never accept.
+        let rate_ok = |r: f64| (Self::MIN_ERROR_RATE..1.0).contains(&r);
         if !(rate_ok(alpha) && rate_ok(beta) && alpha + beta < 1.0) {
             return Err(SprtError::BadErrorRates { alpha, beta });
         }
@@ -939,6 +945,13 @@ mod tests {
             Sprt::new(0.0, 5.0, 0.0, 0.05),
             Err(SprtError::BadErrorRates { .. })
         ));
+        // A subnormal alpha made the upper bound infinite (written as null).
+        assert!(matches!(
+            Sprt::new(0.0, 5.0, 1e-320, 0.05),
+            Err(SprtError::BadErrorRates { .. })
+        ));
+        let least = Sprt::new(0.0, 5.0, Sprt::MIN_ERROR_RATE, Sprt::MIN_ERROR_RATE).unwrap();
+        assert!(least.lower_bound().is_finite() && least.upper_bound().is_finite());
         assert!(matches!(
             Sprt::new(0.0, 5.0, 0.6, 0.5),
             Err(SprtError::BadErrorRates { .. })

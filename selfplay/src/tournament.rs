@@ -1004,10 +1004,13 @@ where
     let (tx, rx) = channel::<(Slot, Result<Finished<G>, String>)>();
     let mut error: Option<String> = None;
     let decided = std::thread::scope(|scope| {
-        for w in 0..workers(cfg, pending.len()) {
+        let wanted = workers(cfg, pending.len());
+        let mut started = 0;
+        let mut refused = None;
+        for w in 0..wanted {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
-            let _ = std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("game-{w}"))
                 .stack_size(64 << 20)
                 .spawn_scoped(scope, move || {
@@ -1021,8 +1024,26 @@ where
                         }
                     }
                 });
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) => refused = Some(e),
+            }
         }
         drop(tx);
+        // The system may refuse a thread (its 64 MiB stack under a memory
+        // limit): with none the run would end at once with 0 games; with
+        // some, it plays fewer games at a time than asked.
+        if let Some(e) = refused {
+            if started == 0 {
+                error = Some(format!("cannot start a thread to play games: {e}"));
+                return None;
+            }
+            bar.suspend(|| {
+                eprintln!(
+                    "warning: {started} of {wanted} game threads started ({e}): fewer games at a time"
+                );
+            });
+        }
         let mut decided = None;
         let mut summary_written: Option<Instant> = None;
         // Set once a write has failed: nothing more is written, so a resumed

@@ -947,3 +947,30 @@ fn data_to_a_device_is_written_without_a_sync() {
     assert!(err.contains("/dev/null is not a regular file"), "{err}");
     assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
 }
+
+/// A run whose game threads the system refuses (their stacks past a
+/// memory limit) stops with an error, not "0 games" and success.
+#[cfg(unix)]
+#[test]
+fn no_game_thread_is_an_error() {
+    let dir = temp_dir("no-thread");
+    let pdn = dir.join("t.pdn");
+    // 60 MB of address space holds the program but no 64 MiB stack.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 60000 && exec "$@""#)
+        .arg("sh")
+        .args([bin(), "selfplay", "--quiet", "--games", "2", "--pdn"])
+        .arg(&pdn)
+        .args([
+            "--engine",
+            "name=a,depth=1,hash=1",
+            "--engine",
+            "name=b,depth=1,hash=1",
+        ])
+        .output()
+        .unwrap();
+    let err = refusal(&o);
+    assert!(err.contains("cannot start a thread to play games"), "{err}");
+    assert!(!pdn.exists());
+}

@@ -598,3 +598,55 @@ fn clocked_shards_merge_with_their_time_use() {
         );
     }
 }
+
+/// A running shard's file read a part at a time as it grows (what the
+/// cluster driver shows every few seconds) gives the games a whole read
+/// gives, each once; a game cut short is not counted, and a file written
+/// anew is read again from its start.
+#[test]
+fn a_growing_shard_file_is_followed_a_part_at_a_time() {
+    let dir = temp_dir("follow");
+    let json = play(&dir, "s1", &match_args(3, 12), &["--shard", "1/2"]);
+    let part = selfplay::merge::read_part(&json).unwrap();
+    let plan = selfplay::merge::Plan::new(&part.run.options).unwrap();
+    let text = std::fs::read_to_string(&part.pdn).unwrap();
+    let games = selfplay::output::complete_games(&text);
+    assert!(games.len() >= 4 && text.is_ascii(), "{}", games.len());
+    let whole = plan.read_results(part.shard, &part.pdn, true).unwrap();
+    let growing = dir.join("growing.pdn");
+    let mut f = selfplay::merge::Following::new(part.shard);
+    let follow = |f: &mut selfplay::merge::Following, text: &str| {
+        std::fs::write(&growing, text).unwrap();
+        plan.follow_results(part.shard, &growing, f).unwrap();
+        f.results.games()
+    };
+    let mut written = String::new();
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(
+            follow(&mut f, &format!("{written}{}", &g[..g.len() / 2])),
+            i
+        );
+        written.push_str(g);
+        assert_eq!(follow(&mut f, &written), i + 1);
+    }
+    // Read again unchanged: nothing counted twice.
+    assert_eq!(follow(&mut f, &written), games.len());
+    assert_eq!(
+        plan.progress_message([&f.results]),
+        plan.progress_message([&whole])
+    );
+    // Written anew, shorter and then longer than what was read.
+    assert_eq!(follow(&mut f, &games[1..].concat()), games.len() - 1);
+    assert_eq!(follow(&mut f, games[0]), 1);
+    // A game of another shard: an error, and nothing taken.
+    let other = play(&dir, "s2", &match_args(3, 12), &["--shard", "2/2"]);
+    let other = selfplay::merge::read_part(&other).unwrap();
+    let theirs = std::fs::read_to_string(&other.pdn).unwrap();
+    let theirs = selfplay::output::complete_games(&theirs)[0].to_string();
+    std::fs::write(&growing, format!("{}{theirs}", games[0])).unwrap();
+    let err = plan
+        .follow_results(part.shard, &growing, &mut f)
+        .unwrap_err();
+    assert!(err.contains("is not part of shard 1/2"), "{err}");
+    assert_eq!(f.results.games(), 1);
+}
