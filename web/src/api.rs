@@ -610,7 +610,9 @@ async fn load_pdn(
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<PdnReply>, ApiError> {
     let req: LoadPdn = body(raw)?;
-    let Ok(_reading) = app.pdn_loads.try_acquire() else {
+    // The permit goes with the reading, not with this request: a client
+    // that hangs up does not end the reading it started.
+    let Ok(reading) = Arc::clone(&app.pdn_loads).try_acquire_owned() else {
         return Err(ApiError::unavailable(format!(
             "{} PDN texts are being read already; send this one again when they are done",
             crate::PDN_LOADS
@@ -618,9 +620,12 @@ async fn load_pdn(
     };
     // Reading and replaying take a while on a large text: off the async
     // threads.
-    let loaded = tokio::task::spawn_blocking(move || read_pdn(&req.pdn).map(|l| (req.session, l)))
-        .await
-        .map_err(|e| ApiError::internal(format!("reading the PDN text failed: {e}")))??;
+    let loaded = tokio::task::spawn_blocking(move || {
+        let _reading = reading;
+        read_pdn(&req.pdn).map(|l| (req.session, l))
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("reading the PDN text failed: {e}")))??;
     let (session, loaded) = loaded;
     let id = app.sessions.put(session.as_deref(), loaded.table)?;
     app.sessions.with(&id, |s| {

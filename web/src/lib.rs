@@ -124,7 +124,7 @@ pub struct AppState {
     /// PDN texts being read (`/api/pdn`): each holds tens of megabytes
     /// while it is read, so only [`PDN_LOADS`] are read at once; another
     /// is answered 503.
-    pub pdn_loads: tokio::sync::Semaphore,
+    pub pdn_loads: Arc<tokio::sync::Semaphore>,
 }
 
 /// The most PDN texts read at once.
@@ -142,7 +142,7 @@ impl AppState {
             sessions: Sessions::default(),
             watch: watch.map(watch::Watcher::new),
             local_only,
-            pdn_loads: tokio::sync::Semaphore::new(PDN_LOADS),
+            pdn_loads: Arc::new(tokio::sync::Semaphore::new(PDN_LOADS)),
         })
     }
 }

@@ -141,6 +141,9 @@ struct Cache {
     /// The file was not read to its end at the last look (more than
     /// [`READ_AT_ONCE`] new bytes): the next look goes on.
     behind: bool,
+    /// Within a game longer than a chunk, counted as an error already and
+    /// passed over to its end (which a later look may reach).
+    skipping: bool,
 }
 
 /// Bytes kept before the read position to recognise the file.
@@ -234,9 +237,8 @@ impl Watcher {
         cache.behind = false;
         let mut buf: Vec<u8> = Vec::new();
         let mut read = 0u64;
-        let mut skipping = false;
         loop {
-            let want = (self.chunk - buf.len()) as u64;
+            let want = ((self.chunk - buf.len()) as u64).min(self.read_at_once - read);
             let n = (&mut file)
                 .take(want)
                 .read_to_end(&mut buf)
@@ -245,10 +247,10 @@ impl Watcher {
             let at_end = n < want;
             let mut complete = 0;
             for end in selfplay::output::game_ends(&buf) {
-                if skipping {
+                if cache.skipping {
                     // The end of the game too long to hold.
                     cache.pass(&buf[..end]);
-                    skipping = false;
+                    cache.skipping = false;
                 } else {
                     cache.add_games(&buf[complete..end]);
                 }
@@ -257,7 +259,7 @@ impl Watcher {
             if complete == 0 && buf.len() == self.chunk {
                 // No game ends in a whole chunk: not a game the harness
                 // writes. One error, and passed over up to its end.
-                if !skipping {
+                if !cache.skipping {
                     cache.errors += 1;
                     cache.first_error.get_or_insert_with(|| {
                         format!(
@@ -266,7 +268,7 @@ impl Watcher {
                             self.chunk
                         )
                     });
-                    skipping = true;
+                    cache.skipping = true;
                 }
                 cache.pass(&buf);
                 complete = self.chunk;
@@ -276,9 +278,12 @@ impl Watcher {
                 // A last part that does not end a game yet may be a game
                 // being written: its games that read are shown, its errors
                 // are not counted (it is read again when the file changes).
-                cache.tail = PdnReader::after_lines(&buf[..], cache.lines)
-                    .filter_map(Result::ok)
-                    .collect();
+                // (Nothing while within a game too long to hold.)
+                if !cache.skipping {
+                    cache.tail = PdnReader::after_lines(&buf[..], cache.lines)
+                        .filter_map(Result::ok)
+                        .collect();
+                }
                 break;
             }
             if read >= self.read_at_once {
@@ -333,8 +338,8 @@ impl Cache {
     /// file after `consumed`.
     fn add_games(&mut self, text: &[u8]) {
         let start = self.consumed;
-        let mut nth = 0u32;
-        for rec in PdnReader::after_lines(text, self.lines) {
+        // Counted as `game` counts them again: records that read or not.
+        for (nth, rec) in PdnReader::after_lines(text, self.lines).enumerate() {
             match rec {
                 Ok(r) => {
                     let index = self.places.len();
@@ -342,9 +347,8 @@ impl Cache {
                         start,
                         // A game's text is under CHUNK bytes.
                         len: text.len() as u32,
-                        nth,
+                        nth: nth as u32,
                     });
-                    nth += 1;
                     count(&mut self.tally, &r);
                     if self.latest.len() == LATEST {
                         self.latest.pop_front();
@@ -527,6 +531,59 @@ mod tests {
         assert_eq!(w.game(40).unwrap().unwrap().round, "41");
         std::fs::write(&pdn, format!("{text}{next}")).unwrap();
         assert_eq!(w.view().unwrap().games, 41);
+    }
+
+    /// A record that does not read, then games in the same block of text
+    /// (no blank line between them): each game listed opens as itself.
+    #[test]
+    fn a_game_after_a_bad_record_opens() {
+        let dir = tempfile::tempdir().unwrap();
+        // A comment never closed: the record is refused, the next read.
+        let bad = "[Event \"t\"]\n[Round \"0\"]\n[Result \"1-0\"]\n\n1. ig6 {unclosed\n\n";
+        let text = format!("{bad}{}{}", game(1, "1-0").trim_end(), &game(2, "0-1")[..]);
+        let text = text.replacen("1-0[Event", "1-0\n[Event", 1);
+        let w = watcher(dir.path(), &text, CHUNK, READ_AT_ONCE);
+        let v = w.view().unwrap();
+        // (How the reader takes up again after the refused record is its
+        // own affair: here the next game reads, and an error comes before
+        // the one after, which reads without its tags.)
+        assert!(v.errors >= 1 && v.games == 2, "{v:?}");
+        assert_eq!(v.latest[1].round, "1", "{v:?}");
+        for line in &v.latest {
+            let rec = w.game(line.index).unwrap().unwrap();
+            assert_eq!(
+                (&rec.round, &rec.white, rec.moves.len()),
+                (&line.round, &line.white, line.plies)
+            );
+        }
+    }
+
+    /// A game longer than a chunk, still being written at one look and
+    /// ended at the next, is one error; a look reads no more than its
+    /// limit.
+    #[test]
+    fn a_long_game_ended_at_a_later_look_is_one_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let head = format!("{}[Event \"t\"]\n\n{}", game(1, "1-0"), "x ".repeat(400));
+        let w = watcher(dir.path(), &head, 300, 1 << 20);
+        let v = w.view().unwrap();
+        assert_eq!((v.games, v.errors), (1, 1), "{v:?}");
+        std::fs::write(
+            dir.path().join("run.pdn"),
+            format!("{head}1-0\n\n{}", game(2, "0-1")),
+        )
+        .unwrap();
+        let v = w.view().unwrap();
+        assert_eq!((v.games, v.errors), (2, 1), "{v:?}");
+        assert_eq!(w.game(1).unwrap().unwrap().round, "2");
+        // The limit of a look is kept to the byte.
+        let text: String = (0..10).map(|i| game(i + 1, "1-0")).collect();
+        let one = game(1, "1-0").len() as u64;
+        let w = watcher(dir.path(), &text, 1 << 20, 2 * one + 5);
+        let v = w.view().unwrap();
+        assert!(v.reading);
+        assert_eq!(v.games, 2);
+        assert_eq!(w.lock().consumed, 2 * one);
     }
 
     /// A part where no game ends within a chunk is one error; the games

@@ -1180,3 +1180,38 @@ async fn a_pdn_load_past_the_limit_is_refused_for_now() {
     let (status, v) = load(Arc::clone(&app), id).await;
     assert_eq!(status, StatusCode::OK, "{v}");
 }
+
+/// A PDN text's reading keeps its place among the two until it ends, even
+/// when the client that sent it hangs up (the request's task is dropped).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pdn_reading_keeps_its_place_after_its_client_hangs_up() {
+    let app = AppState::new(None);
+    let held = app.pdn_loads.acquire().await.unwrap();
+    // A large text: 10,000 games (the most read) of 120 plies, 7.6 MB,
+    // read for about two seconds in a test build (each game read, written
+    // and read back): far longer than the steps below take.
+    let moves: String = (1..=60).map(|n| format!("{n}. ig6 ef8 ")).collect();
+    let long = format!("[Event \"t\"]\n[Result \"*\"]\n\n{moves}*\n\n");
+    let pdn = long.repeat(10_000);
+    let game = "[Event \"t\"]\n[Result \"*\"]\n\n1. ig6 *\n\n";
+    let request = tokio::spawn({
+        let app = Arc::clone(&app);
+        async move { call(&app, "POST", "/api/pdn", Some(json!({ "pdn": pdn }))).await }
+    });
+    while app.pdn_loads.available_permits() > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    request.abort();
+    assert!(request.await.unwrap_err().is_cancelled());
+    // The reading goes on, and holds the place it took.
+    assert_eq!(app.pdn_loads.available_permits(), 0);
+    let (status, v) = call(&app, "POST", "/api/pdn", Some(json!({ "pdn": game }))).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    // It gives the place back when it ends.
+    drop(held);
+    let start = std::time::Instant::now();
+    while app.pdn_loads.available_permits() < web::PDN_LOADS {
+        assert!(start.elapsed().as_secs() < 120, "the reading never ended");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
