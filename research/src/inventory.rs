@@ -116,12 +116,14 @@ pub fn input_key(path: &Path) -> Result<String, String> {
 
 /// The positions of the games in the files, each the first time it
 /// occurs (what [`tactics::distinct`] keeps, and all that is mined), with
-/// where it is from (`FILE game N ply K`), and how many games there were.
+/// where it is from (`FILE game N ply K`), how many games there were and
+/// how many positions they have, repeats counted.
 /// Repeats (the openings games share, positions met again in a game) are
 /// dropped as the games are read rather than kept until mined. A file
 /// of no game is an error (the wrong file, not a set of no tactics).
-pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>), String> {
+pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<GamesRead<G>, String> {
     let mut games = 0;
+    let mut all = 0;
     let mut positions = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for file in files {
@@ -138,6 +140,7 @@ pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>
                 |n| n.to_string_lossy().into_owned(),
             );
             for (source, pos) in tactics::positions_of(&replay, i + 1) {
+                all += 1;
                 if seen.insert(Game::hash(&pos)) {
                     positions.push((format!("{name} {source}"), pos));
                 }
@@ -147,7 +150,21 @@ pub fn read_games<G: Game>(files: &[PathBuf]) -> Result<(usize, Vec<(String, G)>
             return Err(format!("no game in {}", file.display()));
         }
     }
-    Ok((games, positions))
+    Ok(GamesRead {
+        games,
+        all,
+        positions,
+    })
+}
+
+/// What [`read_games`] read.
+pub struct GamesRead<G> {
+    /// Games read.
+    pub games: usize,
+    /// Their positions, repeats counted.
+    pub all: usize,
+    /// Each distinct position, where it first occurs and where from.
+    pub positions: Vec<(String, G)>,
 }
 
 /// What the report gives of one motif.

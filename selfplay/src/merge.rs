@@ -419,11 +419,14 @@ impl Plan {
         if f.results.shard != shard {
             *f = Following::new(shard);
         }
-        let mut file = match std::fs::File::open(pdn) {
-            Ok(file) => file,
+        // Looked at before it is opened: a pipe would block the opening.
+        match std::fs::metadata(pdn) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(_) => return Err(format!("{}: not a regular file", pdn.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(named(e)),
-        };
+        }
+        let mut file = std::fs::File::open(pdn).map_err(named)?;
         let meta = file.metadata().map_err(named)?;
         if !meta.is_file() {
             return Err(format!("{}: not a regular file", pdn.display()));

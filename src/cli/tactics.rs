@@ -124,7 +124,11 @@ where
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| anyhow!(e))?
         .join(", ");
-    let (games, positions) = inventory::read_games::<G>(&args.pdn).map_err(|e| anyhow!(e))?;
+    let inventory::GamesRead {
+        games,
+        all,
+        positions,
+    } = inventory::read_games::<G>(&args.pdn).map_err(|e| anyhow!(e))?;
     let settings = format!(
         "bushka tactics mine --game {} --shallow {} --deep {} --verify {} --min-gain {} --eval {}",
         args.game.name(),
@@ -201,7 +205,7 @@ where
     let facts = inventory::RunFacts {
         settings: &settings,
         games,
-        positions: (positions.len(), distinct),
+        positions: (all, distinct),
         seconds,
         resumed: done.len(),
     };

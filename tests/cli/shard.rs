@@ -635,18 +635,32 @@ fn a_growing_shard_file_is_followed_a_part_at_a_time() {
         plan.progress_message([&f.results]),
         plan.progress_message([&whole])
     );
-    // Written anew, shorter and then longer than what was read.
+    // Written anew, shorter than what was read, then longer with other
+    // games before the read position: read again from the start.
     assert_eq!(follow(&mut f, &games[1..].concat()), games.len() - 1);
     assert_eq!(follow(&mut f, games[0]), 1);
+    let reordered: String = games.iter().rev().copied().collect::<String>() + games[0];
+    assert_eq!(follow(&mut f, &games[..2].concat()), 2);
+    assert_eq!(follow(&mut f, &reordered), games.len());
     // A game of another shard: an error, and nothing taken.
     let other = play(&dir, "s2", &match_args(3, 12), &["--shard", "2/2"]);
     let other = selfplay::merge::read_part(&other).unwrap();
     let theirs = std::fs::read_to_string(&other.pdn).unwrap();
     let theirs = selfplay::output::complete_games(&theirs)[0].to_string();
+    assert_eq!(follow(&mut f, games[0]), 1);
     std::fs::write(&growing, format!("{}{theirs}", games[0])).unwrap();
     let err = plan
         .follow_results(part.shard, &growing, &mut f)
         .unwrap_err();
     assert!(err.contains("is not part of shard 1/2"), "{err}");
     assert_eq!(f.results.games(), 1);
+    // A pipe is refused unopened (opening it would wait for a writer).
+    let fifo = dir.join("fifo.pdn");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let err = plan.follow_results(part.shard, &fifo, &mut f).unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
 }

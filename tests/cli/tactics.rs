@@ -216,3 +216,21 @@ fn mine_goes_on_from_the_journal_of_a_stopped_run() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(journal.exists());
 }
+
+/// The report counts every position of the games read, repeats too, and
+/// how many of them are distinct (the ones mined).
+#[test]
+fn the_report_counts_positions_with_their_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("g.pdn");
+    // The two games twice: 6 + 4 positions each time.
+    std::fs::write(&pdn, format!("{GAMES}\n{GAMES}")).unwrap();
+    let out = dir.path().join("t.tsv");
+    let o = bushka(&mine_args(&pdn, &out));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    assert!(
+        report.contains("positions: 20, 10 of them distinct"),
+        "{report}"
+    );
+}
