@@ -239,10 +239,7 @@ pub fn markdown(atlas: &Atlas, chart: Option<&str>, diagrams: &[(String, String)
     if atlas.first_moves.is_empty() {
         let _ = writeln!(md, "No first move measured yet.\n");
     } else if alleys.is_empty() && atlas.first_moves.iter().all(|f| f.verdict == "n/a") {
-        let _ = writeln!(
-            md,
-            "None: one pair a line (games at a fixed depth) gives no interval.\n"
-        );
+        let _ = writeln!(md, "None: one pair a line gives no interval.\n");
     } else if alleys.is_empty() {
         let _ = writeln!(md, "None: every first move measured loses for White.\n");
     }

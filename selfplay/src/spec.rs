@@ -198,7 +198,7 @@ impl EngineSpec {
         }
     }
 
-    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=auto|features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
+    /// Reads `name=NAME[,kind=...][,cmd="PATH ARGS"][,weights=FILE][,eval=auto|features|patterns][,depth=D][,nodes=N][,movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB]`.
     pub fn parse(text: &str) -> Result<EngineSpec, SpecError> {
         let mut spec = EngineSpec {
             name: String::new(),

@@ -803,6 +803,13 @@ fn parse_openings<G: Game>(cfg: &Config) -> Result<Vec<G>, String> {
 /// Refuses to write into files that hold a run, unless resuming it.
 fn refuse_to_overwrite(cfg: &Config) -> Result<(), String> {
     for path in [&cfg.pdn, &cfg.data].into_iter().flatten() {
+        // A folder holds no run to resume: say what it is.
+        if path.is_dir() {
+            return Err(format!(
+                "{} is a folder, not a file to write",
+                path.display()
+            ));
+        }
         if !cfg.resume && has_content(path) {
             return Err(format!(
                 "{} exists: use --resume to continue that run, or name another file",

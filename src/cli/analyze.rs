@@ -11,7 +11,7 @@ use std::io::Write;
 /// Search settings shared by `analyze`, `play` and `bench`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Stop after this depth.
+    /// Stop after this depth (depth 12 when no limit is given).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Stop after about this many nodes.

@@ -17,7 +17,7 @@ pub struct SelfplayArgs {
     /// The game: bushka or bashnya.
     #[arg(long, default_value = "bushka")]
     pub game: GameKind,
-    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,eval=auto|features|patterns][,depth=D|nodes=N|movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] (without a limit depth=4; hash=16 MiB) or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
+    /// An engine: name=NAME[,kind=search|random|material][,weights=FILE][,eval=auto|features|patterns][,depth=D][,nodes=N][,movetime=MS][,tc=[MOVES/]BASE[+INC]][,threads=T][,hash=MB] (without a limit depth=4; hash=16 MiB) or name=NAME,cmd="PATH ARGS". Repeat for each engine; none runs the built-in default match.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// The first engine plays every other one (else round robin).

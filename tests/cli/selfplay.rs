@@ -974,3 +974,20 @@ fn no_game_thread_is_an_error() {
     assert!(err.contains("cannot start a thread to play games"), "{err}");
     assert!(!pdn.exists());
 }
+
+/// A folder named as an output is called a folder, with or without
+/// `--resume` (it was "exists: use --resume", which then refused it as a
+/// folder).
+#[test]
+fn a_folder_as_an_output_is_named_a_folder() {
+    let dir = temp_dir("folder-out");
+    for resume in [false, true] {
+        let mut args = vec!["selfplay", "--quiet", "--games", "2", "--pdn"];
+        args.push(dir.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        let err = refusal(&Command::new(bin()).args(&args).output().unwrap());
+        assert!(err.contains("is a folder, not a file to write"), "{err}");
+    }
+}
