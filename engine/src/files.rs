@@ -520,7 +520,12 @@ pub const MAX_TEXT_FILE: u64 = 256 << 20;
 /// [`read_capped`] as text: an error for bytes that are not UTF-8, as
 /// [`std::fs::read_to_string`] gives.
 pub fn read_to_string_capped(path: &Path, max: u64) -> io::Result<String> {
-    String::from_utf8(read_capped(path, max)?).map_err(|_| {
+    utf8(read_capped(path, max)?)
+}
+
+/// Bytes read as text, with the error [`std::fs::read_to_string`] gives.
+fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             "stream did not contain valid UTF-8",
@@ -534,14 +539,22 @@ pub fn read_to_string_capped(path: &Path, max: u64) -> io::Result<String> {
 /// or an endless device is refused rather than waited for or read until
 /// the memory is gone.
 pub fn read_regular_to_string(path: &Path, max: u64) -> io::Result<String> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
+    utf8(capped(open_regular(path)?, max)?)
+}
+
+/// Opens a regular file to read. A pipe or a device (which could wait for
+/// a writer, or never end) is refused without being opened, and so is one
+/// put in the file's place between the look and the opening.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let refused = || io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(refused());
     }
-    read_to_string_capped(path, max)
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(refused());
+    }
+    Ok(file)
 }
 
 /// What a terminal, a log or a page shows as a line break: an error message
@@ -551,10 +564,13 @@ pub const LINE_BREAKS: [char; 4] = ['\n', '\r', '\u{2028}', '\u{2029}'];
 /// Reads `path` whole if it holds at most `max` bytes; a longer file (or an
 /// endless device) is an error after `max + 1` bytes, not a filled memory.
 pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    capped(File::open(path)?, max)
+}
+
+/// All of `file` if it holds at most `max` bytes.
+fn capped(file: File, max: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    File::open(path)?
-        .take(max.saturating_add(1))
-        .read_to_end(&mut bytes)?;
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,

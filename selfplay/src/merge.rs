@@ -419,18 +419,15 @@ impl Plan {
         if f.results.shard != shard {
             *f = Following::new(shard);
         }
-        // Looked at before it is opened: a pipe would block the opening.
-        match std::fs::metadata(pdn) {
-            Ok(meta) if meta.is_file() => {}
-            Ok(_) => return Err(format!("{}: not a regular file", pdn.display())),
+        let mut file = match engine::files::open_regular(pdn) {
+            Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                return Err(format!("{}: {e}", pdn.display()))
+            }
             Err(e) => return Err(named(e)),
-        }
-        let mut file = std::fs::File::open(pdn).map_err(named)?;
+        };
         let meta = file.metadata().map_err(named)?;
-        if !meta.is_file() {
-            return Err(format!("{}: not a regular file", pdn.display()));
-        }
         // Written anew (a resumed shard cuts its file to its whole games,
         // and may have written more since): read from the start.
         let same = meta.len() >= f.consumed && {

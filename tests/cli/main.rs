@@ -80,3 +80,11 @@ fn refusal(o: &std::process::Output) -> String {
     assert!(!err.contains("panicked"), "{err}");
     err
 }
+
+/// Makes a named pipe at `path` (one that no process writes: opening it to
+/// read would wait).
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}

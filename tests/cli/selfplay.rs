@@ -976,8 +976,7 @@ fn no_game_thread_is_an_error() {
 }
 
 /// A folder named as an output is called a folder, with or without
-/// `--resume` (it was "exists: use --resume", which then refused it as a
-/// folder).
+/// `--resume` (not a run to resume).
 #[test]
 fn a_folder_as_an_output_is_named_a_folder() {
     let dir = temp_dir("folder-out");

@@ -509,19 +509,14 @@ fn bad_shards_are_refused_in_one_line() {
         "{err}"
     );
     std::fs::remove_file(&record).unwrap();
-    let made = Command::new("mkfifo").arg(&record).status().unwrap();
-    assert!(made.success());
+    crate::mkfifo(&record);
     let err = run_err(&merge(&dir, "pipe", &cut));
     assert!(err.contains("cut1.pdn: not a regular file"), "{err}");
     std::fs::remove_file(&record).unwrap();
     std::fs::write(&record, &whole_record).unwrap();
     // A summary that is a pipe (which would wait for a writer) is refused.
     let pipe = dir.join("pipe.json");
-    assert!(Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap()
-        .success());
+    crate::mkfifo(&pipe);
     let err = run_err(&merge(&dir, "m", &[pipe]));
     assert!(
         err.contains("cannot read shard summary") && err.contains("pipe.json: not a regular file"),
@@ -656,11 +651,7 @@ fn a_growing_shard_file_is_followed_a_part_at_a_time() {
     assert_eq!(f.results.games(), 1);
     // A pipe is refused unopened (opening it would wait for a writer).
     let fifo = dir.join("fifo.pdn");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    crate::mkfifo(&fifo);
     let err = plan.follow_results(part.shard, &fifo, &mut f).unwrap_err();
     assert!(err.contains("not a regular file"), "{err}");
 }

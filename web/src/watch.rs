@@ -192,7 +192,7 @@ impl Watcher {
                 .cloned()
                 .ok_or(cache.places.len() + cache.tail.len()));
         };
-        let mut file = open_regular(path).map_err(named)?;
+        let mut file = engine::files::open_regular(path).map_err(named)?;
         let mut bytes = vec![0; place.len as usize];
         file.seek(SeekFrom::Start(place.start)).map_err(named)?;
         file.read_exact(&mut bytes).map_err(named)?;
@@ -228,7 +228,7 @@ impl Watcher {
         if cache.stamp == Some(stamp) && !cache.behind {
             return Ok(());
         }
-        let mut file = open_regular(path).map_err(named)?;
+        let mut file = engine::files::open_regular(path).map_err(named)?;
         if !appended_to(&mut file, cache).map_err(named)? {
             *cache = Cache::default();
         }
@@ -378,26 +378,6 @@ impl Cache {
         seam.drain(..over);
         self.seam = seam;
     }
-}
-
-/// Opens a regular file to read; a pipe or a device (which could block or
-/// never end) is refused without being opened.
-fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    let file = std::fs::File::open(path)?;
-    // Replaced by something else between the two looks: refused too.
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok(file)
 }
 
 /// True when `file` still holds what was read into `cache` (it grew, or

@@ -89,7 +89,7 @@ fn a_second_occurrence_is_no_draw() {
     let (with, _) = scores_with_and_without(p, children_seen(&p, 1));
     assert!(with.internal() >= 300, "{with:?}");
     // A won ending whose winning line passes through a position met once
-    // before: still a win (it was scored a draw, and another move played).
+    // before: still a win.
     let start = bushka::Position::parse_position("W:We2,Kh5,Ki6,Kb6:BKb7").unwrap();
     let mut p = start;
     let mut history = Vec::new();
