@@ -15,7 +15,11 @@
 //! which vary less, narrow the intervals as they narrow those of a match's
 //! Elo (for two engines they agree, to first order, with the match's
 //! interval from single games). They are intervals relative to the
-//! anchor, whose own interval is empty.
+//! anchor, whose own interval is empty. Games count one by one, as single
+//! games do in a match: where an opening decides both games of a pair the
+//! true spread is wider (the pair lines' pentanomial intervals show it),
+//! where pairs split it is narrower. With no spread at all (only draws, say)
+//! the interval is unknown, `±inf`, not a point.
 //!
 //! The maximum exists only when every group of engines scored some points
 //! against the rest and gave some away (the graph of "scored against" is
@@ -280,7 +284,12 @@ pub fn joint_ratings(
         let variance: f64 = (0..free.len())
             .map(|u| hx[u] * (0..free.len()).map(|v| j[u][v] * hx[v]).sum::<f64>())
             .sum();
-        error[i] = variance.max(0.0).sqrt();
+        // No spread seen (every game a draw, say): nothing is known of it.
+        error[i] = if variance > 0.0 {
+            variance.sqrt()
+        } else {
+            f64::INFINITY
+        };
     }
     Ok(Ratings {
         elo,
@@ -384,9 +393,10 @@ mod tests {
             r.error[0]
         );
         assert!((expect - 31.551).abs() < 1e-3);
-        // Draws narrow it: all draws between equals leave no spread at all.
+        // Draws narrow it; all draws between equals leave no spread at all,
+        // and then nothing is known of it.
         let even = joint_ratings(2, &[pr(0, 1, 0, 40, 0)], 1, 0.0).unwrap();
-        assert_eq!((even.elo[0], even.error[0]), (0.0, 0.0));
+        assert_eq!((even.elo[0], even.error[0]), (0.0, f64::INFINITY));
     }
 
     #[test]

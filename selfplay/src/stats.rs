@@ -1,8 +1,9 @@
 //! Match statistics: Elo with confidence intervals, likelihood of
 //! superiority, pentanomial (game-pair) estimates and the SPRT.
 //!
-//! Formulas follow cutechess-cli and fastchess (trinomial and pentanomial
-//! Elo, normalized Elo, LOS) and fishtest (the normalized-Elo GSPRT).
+//! Formulas follow fastchess (trinomial and pentanomial Elo, normalized
+//! Elo, LOS from the normal approximation; cutechess-cli's Elo interval is
+//! the trinomial one) and fishtest (the normalized-Elo GSPRT).
 //! Every function is pure and total: no input panics or returns NaN.
 //!
 //! Conventions for degenerate inputs:
@@ -11,9 +12,10 @@
 //! * a score of 1 (all wins) gives `f64::INFINITY` Elo, a score of 0 (all
 //!   losses) `f64::NEG_INFINITY`; an interval bound whose score leaves
 //!   `[0, 1]` is infinite in the same way;
-//! * zero variance (every game or pair has the same result) gives a
-//!   zero-width interval, and LOS `1`, `0` or `0.5` by the sign of the score
-//!   minus one half.
+//! * zero variance (every game or pair has the same result, as after a
+//!   game or two) gives no interval either: `(-inf, +inf)` around the
+//!   estimate, and LOS as cutechess-cli computes it from wins and losses
+//!   (92.1% after two wins, 50% after draws only).
 
 use std::f64::consts::{LN_10, PI, SQRT_2};
 use std::fmt;
@@ -104,7 +106,8 @@ pub fn score_to_elo(score: f64) -> f64 {
     } else if score <= 0.0 {
         f64::NEG_INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        // Written so that an even score gives 0, not -0.
+        400.0 * (score / (1.0 - score)).log10()
     }
 }
 
@@ -190,37 +193,53 @@ fn moments(samples: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((mean, var.max(0.0), n))
 }
 
-/// The Elo, nElo and LOS of a sample of per-game scores (`sd_scale` turns
-/// the sample's standard deviation into the per-game one for nElo).
-fn estimates(samples: &[(f64, f64)], sd_scale: f64) -> Estimates {
+/// The Elo, nElo and LOS of a sample of per-game scores, each sample
+/// `games` games (1 for single games, 2 for pairs: the sample's standard
+/// deviation times `sqrt(games)` is the per-game one nElo takes).
+fn estimates(samples: &[(f64, f64)], games: f64) -> Estimates {
     let Some((score, var, n)) = moments(samples) else {
         return Estimates::UNKNOWN;
     };
     let se = (var / n).sqrt();
+    let sd = var.sqrt() * games.sqrt();
+    let elo = score_to_elo(score);
+    let nelo = score_to_nelo(score, sd);
+    if se == 0.0 {
+        // Every game (or pair) scored the same: the sample shows no spread,
+        // so the normal approximation gives no interval; LOS is
+        // cutechess-cli's `Phi((W - L) / sqrt(W + L))`, here with wins or
+        // losses only (92.1% after 2 wins, 100% after 100).
+        let lead = (2.0 * score - 1.0) * n * games;
+        let los = if lead == 0.0 {
+            0.5
+        } else {
+            normal_cdf(lead / lead.abs().sqrt())
+        };
+        let unknown = |value| Interval {
+            value,
+            ..Interval::UNKNOWN
+        };
+        return Estimates {
+            score,
+            elo: unknown(elo),
+            nelo: unknown(nelo),
+            los,
+        };
+    }
     let (lo, hi) = (score - Z95 * se, score + Z95 * se);
-    let sd = var.sqrt() * sd_scale;
-    let los = if se > 0.0 {
-        normal_cdf((score - 0.5) / se)
-    } else if score > 0.5 {
-        1.0
-    } else if score < 0.5 {
-        0.0
-    } else {
-        0.5
-    };
     Estimates {
         score,
         elo: Interval {
-            value: score_to_elo(score),
+            value: elo,
             lower: score_to_elo(lo),
             upper: score_to_elo(hi),
         },
         nelo: Interval {
-            value: score_to_nelo(score, sd),
+            value: nelo,
             lower: score_to_nelo(lo, sd),
             upper: score_to_nelo(hi, sd),
         },
-        los,
+        los: normal_cdf((score - 0.5) / se),
     }
 }
 
@@ -302,7 +321,7 @@ impl Trinomial {
     }
 
     /// Score, Elo and nElo with 95% intervals from the per-game variance, and
-    /// LOS, as cutechess-cli and fastchess compute them.
+    /// LOS, as fastchess computes them.
     pub fn estimates(&self) -> Estimates {
         estimates(
             &[
@@ -360,7 +379,7 @@ impl Pentanomial {
     /// and LOS, as fastchess computes them (nElo uses the per-game standard
     /// deviation `sqrt(2 * pair variance)`).
     pub fn estimates(&self) -> Estimates {
-        estimates(&self.samples(), SQRT_2)
+        estimates(&self.samples(), 2.0)
     }
 }
 
@@ -377,7 +396,7 @@ pub enum SprtError {
     },
     /// elo0 not below elo1, or either beyond [`MAX_SPRT_NELO`].
     #[error(
-        "SPRT needs elo0 < elo1, both within ±1000 normalized Elo (got elo0={elo0}, elo1={elo1})"
+        "SPRT needs elo0 < elo1, both within ±200 normalized Elo (got elo0={elo0}, elo1={elo1})"
     )]
     BadElo {
         /// H0's normalized Elo.
@@ -388,9 +407,10 @@ pub enum SprtError {
 }
 
 /// The largest SPRT bound (normalized Elo) taken: far beyond any test
-/// worth running, and small enough that the log-likelihood ratio stays a
-/// number (bounds near the largest floats made it NaN).
-pub const MAX_SPRT_NELO: f64 = 1000.0;
+/// worth running, and within the reach of the likelihood fit, which starts
+/// from the uniform distribution as fishtest's does and cannot reach a
+/// t-value of `1 / (1.5 sqrt(1/8))` (231.6 nElo) from there.
+pub const MAX_SPRT_NELO: f64 = 200.0;
 
 /// What the SPRT concludes so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -756,28 +776,42 @@ mod tests {
         assert_eq!(Pentanomial::default().estimates(), Estimates::UNKNOWN);
         assert_eq!(Interval::UNKNOWN.margin(), f64::INFINITY);
 
+        // No spread (every game alike): no interval, and cutechess-cli's
+        // LOS from wins and losses.
         let wins = Trinomial::new(10, 0, 0).estimates();
         assert_eq!(wins.elo.value, f64::INFINITY);
         assert_eq!(
             (wins.elo.lower, wins.elo.upper),
-            (f64::INFINITY, f64::INFINITY)
+            (f64::NEG_INFINITY, f64::INFINITY)
         );
-        assert_eq!(wins.elo.margin(), 0.0);
+        assert_eq!(wins.elo.margin(), f64::INFINITY);
         assert_eq!(wins.nelo.value, f64::INFINITY);
-        assert_eq!(wins.los, 1.0);
+        assert_eq!(wins.nelo.margin(), f64::INFINITY);
+        close(wins.los, normal_cdf(10f64.sqrt()), 1e-15);
+        close(Trinomial::new(2, 0, 0).estimates().los, 0.921_350, 1e-6);
+        assert_eq!(Trinomial::new(100, 0, 0).estimates().los, 1.0);
 
         let losses = Trinomial::new(0, 0, 7).estimates();
         assert_eq!(losses.elo.value, f64::NEG_INFINITY);
-        assert_eq!(losses.nelo.upper, f64::NEG_INFINITY);
-        assert_eq!(losses.los, 0.0);
+        assert_eq!(losses.nelo.upper, f64::INFINITY);
+        close(losses.los, normal_cdf(-7f64.sqrt()), 1e-15);
 
         let draws = Trinomial::new(0, 9, 0).estimates();
         assert_eq!(
             (draws.elo.value, draws.elo.lower, draws.elo.upper),
-            (0.0, 0.0, 0.0)
+            (0.0, f64::NEG_INFINITY, f64::INFINITY)
         );
         assert_eq!(draws.nelo.value, 0.0);
         assert_eq!(draws.los, 0.5);
+
+        // Pairs alike: one won-drawn pair is a win and a draw; even pairs
+        // (each a win and a loss, or two draws) say 50%.
+        let one = Pentanomial::new([0, 0, 0, 1, 0]).estimates();
+        assert_eq!(one.elo.margin(), f64::INFINITY);
+        close(one.los, normal_cdf(1.0), 1e-15);
+        let even = Pentanomial::new([0, 0, 2, 0, 0]).estimates();
+        assert_eq!((even.elo.value, even.los), (0.0, 0.5));
+        assert_eq!(even.nelo.margin(), f64::INFINITY);
 
         // A bound past score 1 is infinite, the estimate itself finite.
         let mostly = Trinomial::new(9, 1, 0).estimates();
@@ -995,6 +1029,30 @@ mod tests {
                 assert!(sprt.llr_approx(&p).is_finite(), "{e0} {e1} {counts:?}");
             }
         }
+        // Within the bounds taken, the likelihood fit finds its distribution
+        // (no silent fall back to the approximation) for one-sided results
+        // of any size, and a one-sided match decides: past 231.6 nElo it
+        // found none, and all-won pairs gave an LLR of 0 for ever.
+        let t = |nelo: f64| nelo / NELO_PER_T * SQRT_2;
+        for one in 0..5 {
+            for n in [1, 10, 100_000] {
+                let mut counts = [REGULARIZE; 5];
+                counts[one] = n as f64;
+                let total: f64 = counts.iter().sum();
+                let observed = counts.map(|c| c / total);
+                for bound in [-MAX_SPRT_NELO, MAX_SPRT_NELO] {
+                    assert!(mle_with_t_value(&observed, t(bound)).is_some());
+                }
+            }
+        }
+        let sprt = Sprt::new(0.0, MAX_SPRT_NELO, 0.05, 0.05).unwrap();
+        let won = sprt.llr(&Pentanomial::new([0, 0, 0, 0, 20]));
+        assert_eq!(sprt.status(won), SprtStatus::AcceptH1, "{won}");
+        assert!(Sprt::new(0.0, MAX_SPRT_NELO + 1.0, 0.05, 0.05).is_err());
+        // An even score is 0 Elo, not -0 (printed "-0.0").
+        assert!(score_to_elo(0.5).is_sign_positive());
+        let even = Trinomial::new(1, 2, 1);
+        assert_eq!(format!("{:.1}", even.estimates().elo.value), "0.0");
     }
 
     #[test]
