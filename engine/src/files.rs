@@ -640,9 +640,110 @@ fn last_line_start(file: &mut File, len: u64) -> io::Result<u64> {
     Ok(0)
 }
 
+/// The message a panic carried (its payload, as `panic!` makes it), for a
+/// one-line error where a thread's panic is caught.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic");
+    quoted(text, 200)
+}
+
+/// Where a reader of a growing file stands: the bytes it has read, and the
+/// last [`ReadPlace::SEAM`] of them, by which a file appended to since (read
+/// on from here) is told from one written anew (read again from its start).
+/// The watch panel and the cluster driver follow files this way.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadPlace {
+    read: u64,
+    seam: Vec<u8>,
+}
+
+impl ReadPlace {
+    /// Bytes kept before the read position.
+    pub const SEAM: usize = 256;
+
+    /// Bytes read.
+    pub fn read(&self) -> u64 {
+        self.read
+    }
+
+    /// Moves past `text`, the next bytes of the file.
+    pub fn pass(&mut self, text: &[u8]) {
+        self.read += text.len() as u64;
+        let kept = Self::SEAM.min(text.len());
+        self.seam.extend_from_slice(&text[text.len() - kept..]);
+        let over = self.seam.len().saturating_sub(Self::SEAM);
+        self.seam.drain(..over);
+    }
+
+    /// True when `file` still holds what was read (it grew, or was
+    /// rewritten with the same start): it is no shorter, and the bytes
+    /// before the read position are those seen there. Leaves the file's
+    /// position anywhere.
+    pub fn still_in(&self, file: &mut File) -> io::Result<bool> {
+        use std::io::{Seek, SeekFrom};
+        if self.read == 0 {
+            return Ok(true);
+        }
+        if file.metadata()?.len() < self.read {
+            return Ok(false);
+        }
+        let mut now = vec![0; self.seam.len()];
+        file.seek(SeekFrom::Start(self.read - self.seam.len() as u64))?;
+        file.read_exact(&mut now)?;
+        Ok(now == self.seam)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A place follows a file appended to, and tells it from one written
+    /// anew, shorter, longer, or the same length with other last bytes.
+    #[test]
+    fn a_read_place_tells_a_file_appended_to_from_one_written_anew() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grows.txt");
+        let first: Vec<u8> = (0..600u32).map(|i| b'a' + (i % 26) as u8).collect();
+        std::fs::write(&path, &first).unwrap();
+        let mut place = ReadPlace::default();
+        assert!(place.still_in(&mut File::open(&path).unwrap()).unwrap());
+        place.pass(&first[..100]);
+        place.pass(&first[100..]);
+        assert_eq!(place.read(), 600);
+        assert_eq!(place.seam, first[600 - ReadPlace::SEAM..]);
+        // Appended to.
+        let mut grown = first.clone();
+        grown.extend_from_slice(b"more");
+        std::fs::write(&path, &grown).unwrap();
+        assert!(place.still_in(&mut File::open(&path).unwrap()).unwrap());
+        // Cut short.
+        std::fs::write(&path, &first[..599]).unwrap();
+        assert!(!place.still_in(&mut File::open(&path).unwrap()).unwrap());
+        // Written anew, longer, with another byte just before the place.
+        let mut other = grown.clone();
+        other[599] = b'!';
+        std::fs::write(&path, &other).unwrap();
+        assert!(!place.still_in(&mut File::open(&path).unwrap()).unwrap());
+        // A byte before the seam changed is not seen (the seam's bound).
+        let mut far = grown.clone();
+        far[0] = b'!';
+        std::fs::write(&path, &far).unwrap();
+        assert!(place.still_in(&mut File::open(&path).unwrap()).unwrap());
+        // A short file keeps all it read.
+        let mut short = ReadPlace::default();
+        short.pass(b"ab");
+        short.pass(b"");
+        assert_eq!((short.read(), &short.seam[..]), (2, &b"ab"[..]));
+        std::fs::write(&path, b"abc").unwrap();
+        assert!(short.still_in(&mut File::open(&path).unwrap()).unwrap());
+        std::fs::write(&path, b"xbc").unwrap();
+        assert!(!short.still_in(&mut File::open(&path).unwrap()).unwrap());
+    }
 
     #[test]
     fn a_list_names_its_first_items_then_how_many_more() {

@@ -209,11 +209,23 @@ impl<G: EvalSource> Session<G> {
                     let mut engine = engine
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    engine
-                        .search(&*eval, &input, |info| {
-                            send(&out, &info_line(&pos, info));
-                        })
-                        .best
+                    // A search that panics (a defect) is reported, and still
+                    // answered with `done`, which the GUI waits for.
+                    let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        engine
+                            .search(&*eval, &input, |info| {
+                                send(&out, &info_line(&pos, info));
+                            })
+                            .best
+                    }));
+                    searched.unwrap_or_else(|p| {
+                        let why = crate::files::panic_message(p.as_ref());
+                        send(
+                            &out,
+                            &error_line(&format!("internal error in the search: {why}")),
+                        );
+                        None
+                    })
                 };
                 // A search without limits answers only when stopped, also
                 // when it ended by itself (a forced result found, or the

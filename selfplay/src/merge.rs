@@ -198,10 +198,9 @@ pub struct ShardResults {
 pub struct Following {
     /// The games read.
     pub results: ShardResults,
-    /// Bytes of complete games read.
-    consumed: u64,
-    /// The last bytes before `consumed`: the file still starts as read.
-    seam: Vec<u8>,
+    /// The bytes of complete games read (and the last of them: the file
+    /// still starts as read).
+    place: engine::files::ReadPlace,
     /// The ids of the games read.
     seen: HashSet<u64>,
 }
@@ -214,16 +213,11 @@ impl Following {
                 shard,
                 outcomes: Vec::new(),
             },
-            consumed: 0,
-            seam: Vec::new(),
+            place: engine::files::ReadPlace::default(),
             seen: HashSet::new(),
         }
     }
 }
-
-/// Bytes before the read position compared to see that a followed file was
-/// appended to.
-const FOLLOW_SEAM: usize = 256;
 
 /// What a shard's record of one game adds to the totals.
 #[derive(Clone, Debug)]
@@ -427,22 +421,13 @@ impl Plan {
             }
             Err(e) => return Err(named(e)),
         };
-        let meta = file.metadata().map_err(named)?;
         // Written anew (a resumed shard cuts its file to its whole games,
         // and may have written more since): read from the start.
-        let same = meta.len() >= f.consumed && {
-            let seam = f.seam.len() as u64;
-            let mut now = vec![0; f.seam.len()];
-            file.seek(SeekFrom::Start(f.consumed - seam))
-                .map_err(named)?;
-            file.read_exact(&mut now).map_err(named)?;
-            now == f.seam
-        };
-        if !same {
+        if !f.place.still_in(&mut file).map_err(named)? {
             *f = Following::new(shard);
         }
         let mut new = Vec::new();
-        file.seek(SeekFrom::Start(f.consumed)).map_err(named)?;
+        file.seek(SeekFrom::Start(f.place.read())).map_err(named)?;
         file.read_to_end(&mut new).map_err(named)?;
         let complete = crate::output::complete_len(&new);
         let text = std::str::from_utf8(&new[..complete])
@@ -452,11 +437,7 @@ impl Plan {
                 f.results.outcomes.push(game);
             }
         }
-        f.consumed += complete as u64;
-        let keep = complete.min(FOLLOW_SEAM);
-        f.seam.extend_from_slice(&new[complete - keep..complete]);
-        let over = f.seam.len().saturating_sub(FOLLOW_SEAM);
-        f.seam.drain(..over);
+        f.place.pass(&new[..complete]);
         Ok(())
     }
 

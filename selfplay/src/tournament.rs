@@ -20,6 +20,7 @@ use engine::search::SharedOracle;
 use engine::{Color, Game, Outcome};
 use indicatif::ProgressBar;
 use std::collections::{HashMap, HashSet};
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::channel;
@@ -1025,8 +1026,21 @@ where
                     while !stop.load(Relaxed) {
                         let i = next.fetch_add(1, Relaxed);
                         let Some(slot) = pending.get(i) else { break };
-                        let result = play_slot(cfg, slot, openings, oracle, &mut players);
-                        if tx.send((*slot, result)).is_err() {
+                        // A game that panics (a defect) ends the run as an
+                        // error at once, with the games finished kept,
+                        // rather than after every other game is played.
+                        let played = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            play_slot(cfg, slot, openings, oracle, &mut players)
+                        }));
+                        let failed = played.is_err();
+                        let result = played.unwrap_or_else(|p| {
+                            Err(format!(
+                                "round {}: internal error: {}",
+                                slot.id + 1,
+                                engine::files::panic_message(p.as_ref())
+                            ))
+                        });
+                        if tx.send((*slot, result)).is_err() || failed {
                             break;
                         }
                     }

@@ -7,7 +7,7 @@ use crate::watch::GameLine;
 use crate::{ApiError, AppState};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -326,20 +326,20 @@ async fn engine_move(
 ) -> Result<Json<EngineReply>, ApiError> {
     let req: SearchLimits = body(raw)?;
     let limits = req.limits(1000, MAX_MOVETIME_MS)?;
-    let (job, version, stop) = app.sessions.with(&req.session, |s| {
+    let (setup, version, stop) = app.sessions.with(&req.session, |s| {
         if s.table.state().legal.is_empty() {
             return Err(ApiError::conflict(
                 "the game is over: the engine has no move to make",
             ));
         }
         let stop = s.new_search();
-        let job = s.table.search(None, limits, Arc::clone(&stop))?;
-        Ok((job, s.version, stop))
+        let setup = s.table.search(None, limits, Arc::clone(&stop))?;
+        Ok((setup, s.version, stop))
     })?;
     let guard = StopOnDrop(stop);
-    let outcome = tokio::task::spawn_blocking(move || job(&mut |_| {}))
+    let outcome = tokio::task::spawn_blocking(move || setup().map(|job| job(&mut |_| {})))
         .await
-        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))??;
     let stopped = guard.0.load(Relaxed);
     drop(guard);
     app.sessions.with(&req.session, |s| {
@@ -391,7 +391,7 @@ async fn analyse(
     if req.movetime.is_none() {
         limits.movetime = Some(Duration::from_millis(MAX_ANALYSIS_MS));
     }
-    let (job, stop) = app.sessions.with(&req.session, |s| {
+    let (setup, stop) = app.sessions.with(&req.session, |s| {
         // Checked before the running search is stopped: a bad ply stops nothing.
         if let Some(p) = q.ply.filter(|&p| p > s.table.ply()) {
             return Err(ApiError::bad(format!(
@@ -402,6 +402,9 @@ async fn analyse(
         let stop = s.new_search();
         Ok((s.table.search(q.ply, limits, Arc::clone(&stop))?, stop))
     })?;
+    let job = tokio::task::spawn_blocking(setup)
+        .await
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))??;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
     let finished = Arc::clone(&stop);
     tokio::task::spawn_blocking(move || {
@@ -607,37 +610,43 @@ fn read_pdn(text: &str) -> Result<LoadedPdn, ApiError> {
 
 async fn load_pdn(
     State(app): Shared,
-    raw: Result<Bytes, BytesRejection>,
+    request: axum::extract::Request,
 ) -> Result<Json<PdnReply>, ApiError> {
-    let req: LoadPdn = body(raw)?;
-    // The permit goes with the reading, not with this request: a client
-    // that hangs up does not end the reading it started.
+    // The permit is taken before the body is read (a request refused holds
+    // none of its text), and goes with the reading, not with this request:
+    // a client that hangs up once its text is sent does not end the
+    // reading it started.
     let Ok(reading) = Arc::clone(&app.pdn_loads).try_acquire_owned() else {
         return Err(ApiError::unavailable(format!(
             "{} PDN texts are being read already; send this one again when they are done",
             crate::PDN_LOADS
         )));
     };
+    let raw = Bytes::from_request(request, &()).await;
     // Reading and replaying take a while on a large text: off the async
     // threads.
     let loaded = tokio::task::spawn_blocking(move || {
         let _reading = reading;
+        let req: LoadPdn = body(raw)?;
         read_pdn(&req.pdn).map(|l| (req.session, l))
     })
     .await
     .map_err(|e| ApiError::internal(format!("reading the PDN text failed: {e}")))??;
     let (session, loaded) = loaded;
-    let id = app.sessions.put(session.as_deref(), loaded.table)?;
-    app.sessions.with(&id, |s| {
-        s.loaded = loaded.texts;
-        Ok(Json(PdnReply {
-            session: id.clone(),
-            games: loaded.lines,
-            opened: loaded.opened,
-            errors: loaded.errors,
-            state: s.table.state(),
-        }))
-    })
+    let texts = Arc::new(loaded.texts);
+    // The game and its list together: a load at the same moment on the
+    // same session cannot leave one's game beside the other's list.
+    app.sessions
+        .put_with(session.as_deref(), loaded.table, |id, s| {
+            s.loaded = texts;
+            Ok(Json(PdnReply {
+                session: id.to_string(),
+                games: loaded.lines,
+                opened: loaded.opened,
+                errors: loaded.errors,
+                state: s.table.state(),
+            }))
+        })
 }
 
 #[derive(Deserialize)]
@@ -652,14 +661,15 @@ async fn open_pdn(
     raw: Result<Bytes, BytesRejection>,
 ) -> Result<Json<StateReply>, ApiError> {
     let req: OpenGame = body(raw)?;
-    let text = app.sessions.with(&req.session, |s| {
-        s.loaded.get(req.index).cloned().ok_or_else(|| {
+    let (text, list) = app.sessions.with(&req.session, |s| {
+        let text = s.loaded.get(req.index).cloned().ok_or_else(|| {
             ApiError::bad(format!(
                 "no game {} in the PDN loaded ({} games)",
                 req.index,
                 s.loaded.len()
             ))
-        })
+        })?;
+        Ok((text, Arc::clone(&s.loaded)))
     })?;
     // Replayed off the async threads, and without holding the sessions.
     let table = tokio::task::spawn_blocking(move || {
@@ -672,6 +682,12 @@ async fn open_pdn(
     .await
     .map_err(|e| ApiError::internal(format!("replaying the game failed: {e}")))??;
     app.sessions.with(&req.session, |s| {
+        if !Arc::ptr_eq(&s.loaded, &list) {
+            return Err(ApiError::conflict(format!(
+                "another PDN text was loaded while game {} was being opened: open one of its games",
+                req.index
+            )));
+        }
         s.set_table(table);
         Ok(reply(&req.session, s))
     })

@@ -21,8 +21,9 @@ pub struct Session {
     pub table: Box<dyn Table>,
     /// Counts changes to the game, so a search result can tell it is stale.
     pub version: u64,
-    /// Games of the PDN text last loaded, each as its own PDN text.
-    pub loaded: Vec<String>,
+    /// Games of the PDN text last loaded, each as its own PDN text (shared,
+    /// so that a game being opened can tell the list was replaced meanwhile).
+    pub loaded: Arc<Vec<String>>,
     /// Stop flag of the search running for this session.
     pub search: Option<Arc<AtomicBool>>,
     touched: Instant,
@@ -92,14 +93,26 @@ impl Sessions {
     /// Puts `table` in session `id` (a new session when `id` is `None` or
     /// unknown); returns the session's id.
     pub fn put(&self, id: Option<&str>, table: Box<dyn Table>) -> Result<String, ApiError> {
+        self.put_with(id, table, |id, _| Ok(id.to_string()))
+    }
+
+    /// Puts `table` in session `id` as [`Sessions::put`] does, then runs `f`
+    /// on the session's id and the session, under the same lock: no other
+    /// request comes between.
+    pub fn put_with<T>(
+        &self,
+        id: Option<&str>,
+        table: Box<dyn Table>,
+        f: impl FnOnce(&str, &mut Session) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let mut map = self.lock();
         if self.closed.load(Relaxed) {
             return Err(ApiError::stopping());
         }
-        if let Some(s) = id.and_then(|id| map.get_mut(id)) {
+        if let Some((id, s)) = id.and_then(|id| map.get_mut(id).map(|s| (id, s))) {
             s.set_table(table);
             s.touched = Instant::now();
-            return Ok(id.unwrap_or_default().to_string());
+            return f(id, s);
         }
         if map.len() >= MAX_SESSIONS {
             let oldest = map
@@ -111,17 +124,14 @@ impl Sessions {
             }
         }
         let id = format!("{:032x}", rand::random::<u128>());
-        map.insert(
-            id.clone(),
-            Session {
-                table,
-                version: 0,
-                loaded: Vec::new(),
-                search: None,
-                touched: Instant::now(),
-            },
-        );
-        Ok(id)
+        let s = map.entry(id.clone()).or_insert(Session {
+            table,
+            version: 0,
+            loaded: Arc::default(),
+            search: None,
+            touched: Instant::now(),
+        });
+        f(&id, s)
     }
 
     /// Ends the sessions idle for longer than `idle`; returns how many.

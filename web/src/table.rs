@@ -89,6 +89,11 @@ pub struct SearchOutcome {
 /// A search that runs on a blocking thread, reporting each iteration.
 pub type SearchJob = Box<dyn FnOnce(&mut dyn FnMut(InfoView)) -> SearchOutcome + Send>;
 
+/// A search to make ready on a blocking thread: it takes its table there,
+/// not while the sessions are locked (a table the memory cannot hold is a
+/// 503 of the request).
+pub type SearchSetup = Box<dyn FnOnce() -> Result<SearchJob, ApiError> + Send>;
+
 /// A game of either kind, as a session holds it.
 pub trait Table: Send {
     /// Which game.
@@ -112,7 +117,7 @@ pub trait Table: Send {
         ply: Option<usize>,
         limits: Limits,
         stop: Arc<AtomicBool>,
-    ) -> Result<SearchJob, ApiError>;
+    ) -> Result<SearchSetup, ApiError>;
 }
 
 /// A game of type `G`, with the tags of the record it was read from.
@@ -357,7 +362,7 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
         ply: Option<usize>,
         limits: Limits,
         stop: Arc<AtomicBool>,
-    ) -> Result<SearchJob, ApiError> {
+    ) -> Result<SearchSetup, ApiError> {
         let input = match ply {
             None => SearchInput {
                 position: *self.record.current(),
@@ -383,25 +388,28 @@ impl<G: EvalSource + Drawable> Table for Board<G> {
                 }
             }
         };
-        // Made here, so that a table the memory cannot hold is a 503 of
-        // this request, not a failure of the search's thread.
-        let mut engine = Engine::<G>::try_new(SEARCH_HASH, 1).map_err(ApiError::unavailable)?;
-        Ok(Box::new(move |report: &mut dyn FnMut(InfoView)| {
-            // A stop asked before the search begins is seen after its first
-            // iteration, as one asked while it runs.
-            engine.set_stop_flag(stop);
-            let eval = G::default_eval();
-            let pos = input.position;
-            let mut last = None;
-            let result = engine.search(&*eval, &input, |info| {
-                let v = info_view(&pos, info);
-                last = Some(v.clone());
-                report(v);
+        Ok(Box::new(move || {
+            // Made before the search's thread runs, so that a table the
+            // memory cannot hold is a 503 of this request.
+            let mut engine = Engine::<G>::try_new(SEARCH_HASH, 1).map_err(ApiError::unavailable)?;
+            let job: SearchJob = Box::new(move |report: &mut dyn FnMut(InfoView)| {
+                // A stop asked before the search begins is seen after its
+                // first iteration, as one asked while it runs.
+                engine.set_stop_flag(stop);
+                let eval = G::default_eval();
+                let pos = input.position;
+                let mut last = None;
+                let result = engine.search(&*eval, &input, |info| {
+                    let v = info_view(&pos, info);
+                    last = Some(v.clone());
+                    report(v);
+                });
+                SearchOutcome {
+                    best: result.best.map(|m| pos.move_text(&m)),
+                    info: last,
+                }
             });
-            SearchOutcome {
-                best: result.best.map(|m| pos.move_text(&m)),
-                info: last,
-            }
+            Ok(job)
         }))
     }
 }

@@ -112,21 +112,19 @@ struct Place {
 }
 
 /// What has been read of the watched file: for the complete games up to
-/// `consumed`, read once each as the file grows, only what the panel shows
-/// (each engine's results, the latest games, where every game is, to be
-/// read again when opened), so that the memory stays small however many
+/// the read place, read once each as the file grows, only what the panel
+/// shows (each engine's results, the latest games, where every game is, to
+/// be read again when opened), so that the memory stays small however many
 /// games the file holds; and the games of a last part that may still be
 /// being written, read again at each change.
 #[derive(Default)]
 struct Cache {
     stamp: Option<(SystemTime, u64)>,
-    /// Bytes of complete games read.
-    consumed: u64,
+    /// The bytes of complete games read (and the last of them, to see
+    /// that the file was appended to rather than replaced).
+    place: engine::files::ReadPlace,
     /// Lines in those bytes (errors name lines of the whole file).
     lines: usize,
-    /// The last bytes before `consumed`, to see that the file was appended
-    /// to rather than replaced.
-    seam: Vec<u8>,
     /// Every complete game read, in order.
     places: Vec<Place>,
     /// Each engine's results in those games.
@@ -145,9 +143,6 @@ struct Cache {
     /// passed over to its end (which a later look may reach).
     skipping: bool,
 }
-
-/// Bytes kept before the read position to recognise the file.
-const SEAM: u64 = 256;
 
 /// The most bytes held at once while reading: a game longer than this
 /// (no game the harness writes) is counted as an error and skipped.
@@ -207,9 +202,14 @@ impl Watcher {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
-        self.cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.cache.lock().unwrap_or_else(|poisoned| {
+            // A look that panicked part-way (a defect) may have left games
+            // half counted: the file is read again from its start.
+            let mut cache = poisoned.into_inner();
+            *cache = Cache::default();
+            self.cache.clear_poison();
+            cache
+        })
     }
 
     /// Reads what was appended to the file since the last look (the whole
@@ -229,10 +229,11 @@ impl Watcher {
             return Ok(());
         }
         let mut file = engine::files::open_regular(path).map_err(named)?;
-        if !appended_to(&mut file, cache).map_err(named)? {
+        if !cache.place.still_in(&mut file).map_err(named)? {
             *cache = Cache::default();
         }
-        file.seek(SeekFrom::Start(cache.consumed)).map_err(named)?;
+        file.seek(SeekFrom::Start(cache.place.read()))
+            .map_err(named)?;
         cache.tail.clear();
         cache.behind = false;
         let mut buf: Vec<u8> = Vec::new();
@@ -335,9 +336,9 @@ impl Watcher {
 
 impl Cache {
     /// Reads the records of one complete game's text, the next bytes of the
-    /// file after `consumed`.
+    /// file after the read place.
     fn add_games(&mut self, text: &[u8]) {
-        let start = self.consumed;
+        let start = self.place.read();
         // Counted as `game` counts them again: records that read or not.
         for (nth, rec) in PdnReader::after_lines(text, self.lines).enumerate() {
             match rec {
@@ -364,37 +365,11 @@ impl Cache {
         self.pass(text);
     }
 
-    /// Moves the read position past `text`, the next bytes of the file.
+    /// Moves the read place past `text`, the next bytes of the file.
     fn pass(&mut self, text: &[u8]) {
-        if text.is_empty() {
-            return;
-        }
-        self.consumed += text.len() as u64;
         self.lines += text.iter().filter(|&&b| b == b'\n').count();
-        let kept = (SEAM as usize).min(text.len());
-        let mut seam = std::mem::take(&mut self.seam);
-        seam.extend_from_slice(&text[text.len() - kept..]);
-        let over = seam.len().saturating_sub(SEAM as usize);
-        seam.drain(..over);
-        self.seam = seam;
+        self.place.pass(text);
     }
-}
-
-/// True when `file` still holds what was read into `cache` (it grew, or
-/// was rewritten with the same start): the bytes before the read position
-/// are those seen there.
-fn appended_to(file: &mut std::fs::File, cache: &Cache) -> std::io::Result<bool> {
-    if cache.consumed == 0 {
-        return Ok(true);
-    }
-    let seam = cache.seam.len() as u64;
-    if file.metadata()?.len() < cache.consumed || seam > cache.consumed {
-        return Ok(false);
-    }
-    let mut now = vec![0; cache.seam.len()];
-    file.seek(SeekFrom::Start(cache.consumed - seam))?;
-    file.read_exact(&mut now)?;
-    Ok(now == cache.seam)
 }
 
 /// The JSON summary at `path`, or why it does not read (nothing while the
@@ -563,7 +538,7 @@ mod tests {
         let v = w.view().unwrap();
         assert!(v.reading);
         assert_eq!(v.games, 2);
-        assert_eq!(w.lock().consumed, 2 * one);
+        assert_eq!(w.lock().place.read(), 2 * one);
     }
 
     /// A part where no game ends within a chunk is one error; the games
@@ -586,5 +561,27 @@ mod tests {
         );
         assert_eq!(v.games, 2, "{v:?}");
         assert_eq!(w.game(1).unwrap().unwrap().round, "2");
+    }
+
+    /// A look that panicked with the lock held leaves no half-counted
+    /// games: the next look reads the file again from its start.
+    #[test]
+    fn a_look_that_panicked_counts_nothing_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!("{}{}", game(1, "1-0"), game(2, "0-1"));
+        let w = watcher(dir.path(), &text, 1 << 20, 1 << 20);
+        assert_eq!(w.view().unwrap().games, 2);
+        let poisoned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut cache = w.lock();
+            // As a look stopped between counting a game and passing it.
+            cache.add_games(game(3, "1-0").as_bytes());
+            cache.stamp = None;
+            panic!("a defect");
+        }));
+        assert!(poisoned.is_err() && w.cache.is_poisoned());
+        let v = w.view().unwrap();
+        assert_eq!((v.games, v.errors), (2, 0), "{v:?}");
+        let tally: Vec<_> = v.standings.iter().map(|s| s.games).collect();
+        assert_eq!(tally, [2, 2], "{v:?}");
     }
 }

@@ -362,8 +362,17 @@ impl<G: Game> Engine<G> {
                 });
                 threads += usize::from(started.is_ok());
             }
+            // The helpers stop when the main search ends, also when it
+            // unwinds (a panic in `on_info`): the scope then joins them
+            // rather than waiting for a depth they may never finish.
+            struct StopHelpers<'a>(&'a AtomicBool);
+            impl Drop for StopHelpers<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Relaxed);
+                }
+            }
+            let _stop = StopHelpers(&shared.stop);
             Worker::new(0, &shared, eval, input).iterate(max_depth, &mut on_info);
-            shared.stop.store(true, Relaxed);
         });
         let best = shared
             .best

@@ -353,3 +353,24 @@ where
     let without = engine.search(&Material::default(), &input, |_| {}).score;
     (with, without)
 }
+
+/// A main search that unwinds (here its `on_info` panics) stops its helper
+/// threads: the panic reaches the caller instead of the search waiting for
+/// helpers that, with no limit, would search for ever.
+#[test]
+fn a_panicking_search_stops_its_helpers() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let unwound = std::panic::catch_unwind(|| {
+            let mut e = Engine::<bashnya::Position>::new(HashSize::fixed(8), 2);
+            e.search(
+                &Material::default(),
+                &SearchInput::new(bashnya::Position::start(), Limits::default()),
+                |_| panic!("a defect in a listener"),
+            );
+        });
+        let _ = tx.send(unwound.is_err());
+    });
+    let ended = rx.recv_timeout(std::time::Duration::from_secs(60));
+    assert_eq!(ended, Ok(true), "the search did not end within 60 s");
+}

@@ -1176,6 +1176,18 @@ async fn a_pdn_load_past_the_limit_is_refused_for_now() {
         error_of(&v).contains("PDN texts are being read already"),
         "{v}"
     );
+    // Refused before its text is read: a body still being sent (here one
+    // that never ends) is answered at once, its text never held.
+    let endless = tokio_stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/pdn")
+        .header("content-type", "application/json")
+        .body(Body::from_stream(endless))
+        .unwrap();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), raw(&app, req));
+    let (status, v) = answer.await.expect("the refusal waited for the body");
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     drop(held);
     let (status, v) = load(Arc::clone(&app), id).await;
     assert_eq!(status, StatusCode::OK, "{v}");
