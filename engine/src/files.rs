@@ -693,8 +693,12 @@ impl ReadPlace {
         }
         let mut now = vec![0; self.seam.len()];
         file.seek(SeekFrom::Start(self.read - self.seam.len() as u64))?;
-        file.read_exact(&mut now)?;
-        Ok(now == self.seam)
+        match file.read_exact(&mut now) {
+            // Cut between the look at its length and the reading.
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(e) => Err(e),
+            Ok(()) => Ok(now == self.seam),
+        }
     }
 }
 

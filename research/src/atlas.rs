@@ -296,8 +296,9 @@ impl LineResult {
     /// pair scores' sample variance, n - 1 degrees of freedom): with the 5
     /// to 20 pairs an atlas line has, the normal approximation that
     /// `bushka selfplay` uses (and the results file records) is too narrow.
-    /// Fewer than two pairs, or pairs that do not vary, keep the recorded
-    /// interval.
+    /// Fewer than two pairs keep the recorded interval; pairs that do not
+    /// vary have none (both ends null: the file may record one of zero
+    /// width, written before such results had none).
     pub fn with_t_interval(&self) -> LineResult {
         let mut out = self.clone();
         let n: u64 = self.pairs.iter().sum();
@@ -321,6 +322,7 @@ impl LineResult {
             .sum::<f64>()
             / (nf - 1.0);
         if var <= 0.0 {
+            (out.elo_lower, out.elo_upper) = (None, None);
             return out;
         }
         let half = student_t_975(n - 1) * (var / nf).sqrt();

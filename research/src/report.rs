@@ -3,7 +3,8 @@
 //!
 //! * **Verdict** of a line, from its Elo interval for White: `gains` (the
 //!   whole 95% interval above 0), `loses` (below 0), else `holds`; `n/a`
-//!   with fewer than two pairs (no interval).
+//!   with fewer than two pairs (no interval); pairs all alike have no
+//!   interval, and their LOS decides (past 97.5% gains, under 2.5% loses).
 //! * **Character**, from the share of decisive games against the other lines
 //!   of the same length: the third with the most decisive games is `sharp`,
 //!   the third with the most draws `quiet`, the rest `balanced`.
@@ -68,9 +69,23 @@ pub struct Atlas {
 
 /// The verdict of an interval for White: `n/a` for a line of fewer than two
 /// pairs (one pair, as at a fixed depth, has no spread to give an interval).
+/// Pairs that all scored alike give no interval either: their verdict is
+/// that of the LOS (cutechess-cli's, from wins and losses), past 97.5%
+/// or under 2.5%, as an interval clear of 0 is an LOS past those.
 pub fn verdict(r: &LineResult) -> &'static str {
-    if r.pairs.iter().sum::<u64>() < 2 {
+    let pairs = r.pairs.iter().sum::<u64>();
+    if pairs < 2 {
         return "n/a";
+    }
+    if r.pairs.contains(&pairs) {
+        let los = selfplay::stats::Pentanomial::new(r.pairs).estimates().los;
+        return if los > 0.975 {
+            "gains"
+        } else if los < 0.025 {
+            "loses"
+        } else {
+            "holds"
+        };
     }
     let (_, lo, hi) = r.elo_interval();
     if lo > 0.0 {

@@ -409,7 +409,7 @@ pub enum SprtError {
 /// The largest SPRT bound (normalized Elo) taken: far beyond any test
 /// worth running, and within the reach of the likelihood fit, which starts
 /// from the uniform distribution as fishtest's does and cannot reach a
-/// t-value of `1 / (1.5 sqrt(1/8))` (231.6 nElo) from there.
+/// t-value of `1 / (3 sqrt(1/8))` (231.6 nElo) from there.
 pub const MAX_SPRT_NELO: f64 = 200.0;
 
 /// What the SPRT concludes so far.

@@ -460,7 +460,7 @@ async function pollWatch() {
     st.innerHTML = "";
     for (const e of w.standings) {
       const tr = document.createElement("tr");
-      const elo = e.elo[1] === e.elo[0] ? fmt(e.elo[0], 1) : `${fmt(e.elo[0], 1)} [${fmt(e.elo[1], 1)}, ${fmt(e.elo[2], 1)}]`;
+      const elo = e.elo[1] === e.elo[2] ? fmt(e.elo[0], 1) : `${fmt(e.elo[0], 1)} [${fmt(e.elo[1], 1)}, ${fmt(e.elo[2], 1)}]`;
       for (const t of [e.name, e.games, e.wdl.join(" "), `${(100 * e.score).toFixed(1)}%`, elo]) {
         const td = document.createElement("td");
         td.textContent = t;

@@ -35,6 +35,9 @@ pub const MAX_MOVETIME_MS: u64 = 60_000;
 pub const MAX_ANALYSIS_MS: u64 = 10 * 60 * 1000;
 /// Games read from one PDN text.
 pub const MAX_PDN_GAMES: usize = 10_000;
+/// The longest a PDN text's body may take to arrive once its reading has
+/// its place (a 408 after): a stalled upload keeps no place for ever.
+pub const BODY_TIME: Duration = Duration::from_secs(30);
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
@@ -402,11 +405,14 @@ async fn analyse(
         let stop = s.new_search();
         Ok((s.table.search(q.ply, limits, Arc::clone(&stop))?, stop))
     })?;
+    // From here the search ends with this request: a failed setup or a
+    // closed tab leaves no search counted as running.
+    let guard = StopOnDrop(stop);
     let job = tokio::task::spawn_blocking(setup)
         .await
         .map_err(|e| ApiError::internal(format!("the search failed: {e}")))??;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
-    let finished = Arc::clone(&stop);
+    let finished = Arc::clone(&guard.0);
     tokio::task::spawn_blocking(move || {
         let info_tx = tx.clone();
         let outcome = job(&mut |info: InfoView| {
@@ -416,7 +422,6 @@ async fn analyse(
         finished.store(true, Relaxed);
         let _ = tx.send(json_event("done", &outcome));
     });
-    let guard = StopOnDrop(stop);
     let stream = UnboundedReceiverStream::new(rx).map(move |e| {
         // The guard lives as long as the stream: a closed tab stops the search.
         let _alive = &guard;
@@ -622,7 +627,16 @@ async fn load_pdn(
             crate::PDN_LOADS
         )));
     };
-    let raw = Bytes::from_request(request, &()).await;
+    // A body that stalls would keep its permit: it has a while to arrive.
+    let raw = tokio::time::timeout(BODY_TIME, Bytes::from_request(request, &()))
+        .await
+        .map_err(|_| ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!(
+                "the PDN text did not arrive within {} s",
+                BODY_TIME.as_secs()
+            ),
+        })?;
     // Reading and replaying take a while on a large text: off the async
     // threads.
     let loaded = tokio::task::spawn_blocking(move || {

@@ -571,17 +571,20 @@ mod tests {
         let text = format!("{}{}", game(1, "1-0"), game(2, "0-1"));
         let w = watcher(dir.path(), &text, 1 << 20, 1 << 20);
         assert_eq!(w.view().unwrap().games, 2);
+        let third = game(3, "1-0");
+        std::fs::write(&w.files.pdn, format!("{text}{third}")).unwrap();
         let poisoned = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut cache = w.lock();
-            // As a look stopped between counting a game and passing it.
-            cache.add_games(game(3, "1-0").as_bytes());
-            cache.stamp = None;
+            // As a look stopped between counting game 3 and moving past it.
+            let (place, lines) = (cache.place.clone(), cache.lines);
+            cache.add_games(third.as_bytes());
+            (cache.place, cache.lines) = (place, lines);
             panic!("a defect");
         }));
         assert!(poisoned.is_err() && w.cache.is_poisoned());
         let v = w.view().unwrap();
-        assert_eq!((v.games, v.errors), (2, 0), "{v:?}");
+        assert_eq!((v.games, v.errors), (3, 0), "{v:?}");
         let tally: Vec<_> = v.standings.iter().map(|s| s.games).collect();
-        assert_eq!(tally, [2, 2], "{v:?}");
+        assert_eq!(tally, [3, 3], "{v:?}");
     }
 }

@@ -190,7 +190,9 @@ fn lines_won_or_lost_in_every_game_keep_their_sign() {
     };
     assert!(row("e3").contains("+inf [+inf, +inf]"), "{}", row("e3"));
     assert!(row("c3").contains("-inf [-inf, -inf]"), "{}", row("c3"));
-    assert!(row("g3").contains("+191 [-50, +inf]"), "{}", row("g3"));
+    // Pairs all alike (a win and a draw each) have no interval in the
+    // report, whatever the file recorded; two such pairs hold.
+    assert!(row("g3").contains("+191 [-inf, +inf]"), "{}", row("g3"));
     // The table's deep search is White's, as the alleys' text says.
     assert!(row("e3").ends_with("| -20 `` |"), "{}", row("e3"));
     assert!(md.contains("deep search -20 for White"), "{md}");
@@ -483,11 +485,42 @@ fn atlas_intervals_use_students_t_over_the_pairs() {
         "{lo} {hi}"
     );
     assert_eq!(t.elo, r.elo);
-    // One pair, or pairs that do not vary, keep what was recorded.
+    // One pair keeps what was recorded; pairs that do not vary have no
+    // interval, whatever an older file recorded.
     let mut one = r.clone();
     one.pairs = [0, 0, 1, 0, 0];
     assert_eq!(one.with_t_interval().elo_lower, Some(-120.0));
     let mut same = r;
     same.pairs = [0, 0, 10, 0, 0];
-    assert_eq!(same.with_t_interval().elo_upper, Some(120.0));
+    let t = same.with_t_interval();
+    assert_eq!((t.elo_lower, t.elo_upper), (None, None));
+    assert_eq!(t.elo_interval(), (0.0, f64::NEG_INFINITY, f64::INFINITY));
+}
+
+/// Pairs that all scored alike have no interval; their LOS gives the
+/// verdict, whether the file recorded an interval of zero width (older
+/// builds) or none: a win and a draw in every pair gains from four pairs.
+#[test]
+fn pairs_all_alike_are_judged_by_their_los() {
+    let line = |pairs: [u64; 5], recorded: Option<f64>| {
+        let mut r = fake("e3");
+        let n: u64 = pairs.iter().sum();
+        let (w, d, l) = (
+            2 * pairs[4] + pairs[3] + pairs[2],
+            pairs[3] + pairs[1],
+            2 * pairs[0] + pairs[1] + pairs[2],
+        );
+        // DD/WL pairs here are all WL (a win and a loss).
+        (r.games, r.white_wins, r.draws, r.black_wins, r.pairs) = (2 * n, w, d, l, pairs);
+        r.score = (w as f64 + d as f64 / 2.0) / (2 * n) as f64;
+        (r.elo, r.elo_lower, r.elo_upper) = (recorded, recorded, recorded);
+        r.with_t_interval()
+    };
+    let verdict = research::report::verdict;
+    assert_eq!(verdict(&line([0, 0, 0, 3, 0], Some(190.8))), "holds");
+    assert_eq!(verdict(&line([0, 0, 0, 4, 0], Some(190.8))), "gains");
+    assert_eq!(verdict(&line([0, 0, 0, 4, 0], None)), "gains");
+    assert_eq!(verdict(&line([0, 4, 0, 0, 0], Some(-190.8))), "loses");
+    assert_eq!(verdict(&line([0, 0, 0, 0, 2], None)), "gains");
+    assert_eq!(verdict(&line([0, 0, 5, 0, 0], Some(0.0))), "holds");
 }

@@ -1193,6 +1193,24 @@ async fn a_pdn_load_past_the_limit_is_refused_for_now() {
     assert_eq!(status, StatusCode::OK, "{v}");
 }
 
+/// A body that stalls once its reading has a place gives the place back
+/// after `BODY_TIME` with a 408 (the clock is the test's own: no wait).
+#[tokio::test(start_paused = true)]
+async fn a_pdn_body_that_stalls_gives_its_place_back() {
+    let app = AppState::new(None);
+    let endless = tokio_stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/pdn")
+        .header("content-type", "application/json")
+        .body(Body::from_stream(endless))
+        .unwrap();
+    let (status, v) = raw(&app, req).await;
+    assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{v}");
+    assert!(error_of(&v).contains("did not arrive within 30 s"), "{v}");
+    assert_eq!(app.pdn_loads.available_permits(), web::PDN_LOADS);
+}
+
 /// A PDN text's reading keeps its place among the two until it ends, even
 /// when the client that sent it hangs up (the request's task is dropped).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
