@@ -1032,7 +1032,7 @@ mod tests {
         // Within the bounds taken, the likelihood fit finds its distribution
         // (no silent fall back to the approximation) for one-sided results
         // of any size, and a one-sided match decides: past 231.6 nElo it
-        // found none, and all-won pairs gave an LLR of 0 for ever.
+        // finds none, and all-won pairs would give an LLR of 0 for ever.
         let t = |nelo: f64| nelo / NELO_PER_T * SQRT_2;
         for one in 0..5 {
             for n in [1, 10, 100_000] {

@@ -1178,14 +1178,7 @@ async fn a_pdn_load_past_the_limit_is_refused_for_now() {
     );
     // Refused before its text is read: a body still being sent (here one
     // that never ends) is answered at once, its text never held.
-    let endless = tokio_stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
-    let req = Request::builder()
-        .method("POST")
-        .uri("/api/pdn")
-        .header("content-type", "application/json")
-        .body(Body::from_stream(endless))
-        .unwrap();
-    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), raw(&app, req));
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), raw(&app, endless_pdn()));
     let (status, v) = answer.await.expect("the refusal waited for the body");
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     drop(held);
@@ -1193,19 +1186,23 @@ async fn a_pdn_load_past_the_limit_is_refused_for_now() {
     assert_eq!(status, StatusCode::OK, "{v}");
 }
 
+/// A `POST /api/pdn` whose body never ends (a client that stalls).
+fn endless_pdn() -> Request<Body> {
+    let endless = tokio_stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
+    Request::builder()
+        .method("POST")
+        .uri("/api/pdn")
+        .header("content-type", "application/json")
+        .body(Body::from_stream(endless))
+        .unwrap()
+}
+
 /// A body that stalls once its reading has a place gives the place back
 /// after `BODY_TIME` with a 408 (the clock is the test's own: no wait).
 #[tokio::test(start_paused = true)]
 async fn a_pdn_body_that_stalls_gives_its_place_back() {
     let app = AppState::new(None);
-    let endless = tokio_stream::pending::<Result<axum::body::Bytes, std::io::Error>>();
-    let req = Request::builder()
-        .method("POST")
-        .uri("/api/pdn")
-        .header("content-type", "application/json")
-        .body(Body::from_stream(endless))
-        .unwrap();
-    let (status, v) = raw(&app, req).await;
+    let (status, v) = raw(&app, endless_pdn()).await;
     assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{v}");
     assert!(error_of(&v).contains("did not arrive within 30 s"), "{v}");
     assert_eq!(app.pdn_loads.available_permits(), web::PDN_LOADS);
